@@ -1,0 +1,231 @@
+//! The framework's cleaner (004 §4): the page type from the central area, then the topic content
+//! tree (topic pages), the central hub blocks (hub pages) or the images with their text (image
+//! pages), and the topic root with its paragraphs (§6).
+//!
+//! What is the paper's: the tag tree, block types by anchor-term and image ratios, block weight
+//! (Algorithm 1) lifting weighty blocks, the central area deciding the page type, pruning hub and
+//! image blocks from a topic page, the topic root as the lowest common ancestor of the topic
+//! content and its children as paragraphs. What docview adds, because modern pages are div soup
+//! and the paper leaves its thresholds open: the central area is the subtree with the largest net
+//! text mass (text terms count for it, anchor terms and boilerplate-named blocks against it);
+//! boilerplate class / id / ARIA names and HTML5 `nav` / `aside` / `footer` tags mark blocks as
+//! noise; link density is judged on whole subtrees, not only on leaf blocks.
+
+use super::{Cleaned, Cleaner, Decision};
+use crate::measure::block_weights;
+use crate::page::{NodeId, PageType, TagTree, render};
+
+/// Tunable parameters of the framework cleaner.
+#[derive(Debug, Clone)]
+pub struct FrameworkParams {
+    /// How much an anchor term counts against a subtree being the central area (text terms
+    /// count +1 each).
+    pub anchor_penalty: f32,
+    /// How much a term in a boilerplate-named block counts against it.
+    pub noise_penalty: f32,
+    /// A page is a hub page when more than this share of the central area's terms sits in hub
+    /// blocks (§4.1).
+    pub hub_page_ratio: f32,
+    /// A page is an image page when it has at least one image per this many central terms.
+    pub image_page_terms_per_image: u32,
+    /// A boilerplate name is not trusted on a block holding more than this share of the page.
+    pub max_noise_share: f32,
+    /// Drop hub blocks under the topic root of a topic page.
+    pub drop_hub_blocks: bool,
+}
+
+impl Default for FrameworkParams {
+    fn default() -> Self {
+        FrameworkParams {
+            anchor_penalty: 1.0,
+            noise_penalty: 1.0,
+            hub_page_ratio: 0.6,
+            image_page_terms_per_image: 15,
+            max_noise_share: 0.5,
+            drop_hub_blocks: std::env::var("DV_KEEPHUB").is_err(),
+        }
+    }
+}
+
+/// The framework of Zhang, Chen and Li (2004), with docview's added evidence.
+#[derive(Debug, Clone, Default)]
+pub struct Framework {
+    /// Its parameters.
+    pub params: FrameworkParams,
+}
+
+impl Cleaner for Framework {
+    fn name(&self) -> &'static str {
+        "framework"
+    }
+
+    fn clean(&self, tree: &TagTree) -> Cleaned {
+        let Some(root) = tree.root() else {
+            return Cleaned::empty(tree);
+        };
+        let weights = block_weights(tree);
+        let noise = self.noise_blocks(tree, root);
+        let text_area = self.central_area(tree, &noise, &weights, false);
+        let link_area = self.central_area(tree, &noise, &weights, true);
+        let page_type = self.page_type(tree, link_area, &noise);
+        let topic_root = match page_type {
+            PageType::Topic => text_area,
+            PageType::Hub | PageType::Image => link_area,
+        };
+        let mut decisions = vec![Decision::outside(); tree.nodes.len()];
+        for id in tree.descendants(topic_root) {
+            decisions[id as usize] = self.decide(tree, id, topic_root, page_type, &noise);
+        }
+        // A block dropped takes its whole subtree with it (parents come first in the order).
+        for id in tree.descendants(topic_root).into_iter().skip(1) {
+            let parent = tree.node(id).parent.unwrap_or(topic_root);
+            if !decisions[parent as usize].kept && decisions[id as usize].kept {
+                decisions[id as usize] = Decision::dropped("inside a dropped block");
+            }
+        }
+        let rendered = render(tree, topic_root, page_type == PageType::Image, &|id| {
+            decisions[id as usize].kept
+        });
+        Cleaned {
+            page_type,
+            title: tree.title.clone(),
+            topic_text: rendered.text(),
+            topic_root: Some(topic_root),
+            paragraphs: rendered.paragraphs,
+            decisions,
+            weights,
+        }
+    }
+}
+
+impl Framework {
+    /// Blocks in a boilerplate-named subtree, unless that subtree holds too much of the page to
+    /// be boilerplate.
+    fn noise_blocks(&self, tree: &TagTree, root: NodeId) -> Vec<bool> {
+        let total = tree.node(root).subtree.terms.max(1) as f32;
+        let mut noise = vec![false; tree.nodes.len()];
+        for (i, node) in tree.nodes.iter().enumerate() {
+            let inherited = node.parent.is_some_and(|p| noise[p as usize]);
+            let named =
+                node.hint.is_boilerplate() || (&*node.tag == "header" && !in_article(tree, i));
+            let own = named && (node.subtree.terms as f32) <= self.params.max_noise_share * total;
+            noise[i] = inherited || own;
+        }
+        noise
+    }
+
+    /// The central area: the subtree with the largest net mass of text. Each text term counts
+    /// its block weight, each anchor term counts `-anchor_penalty` (or `+1` when `links_count`,
+    /// for hub and image pages), each term of a noise block `-noise_penalty`.
+    fn central_area(
+        &self,
+        tree: &TagTree,
+        noise: &[bool],
+        weights: &[f32],
+        links_count: bool,
+    ) -> NodeId {
+        let p = &self.params;
+        let mut net: Vec<f32> = tree
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                if noise[i] {
+                    -(n.own.terms as f32) * p.noise_penalty
+                } else {
+                    let text = (n.own.terms - n.own.anchor_terms) as f32;
+                    let anchors = n.own.anchor_terms as f32;
+                    let w = weights[i].clamp(1.0, 2.0);
+                    text * w
+                        + if links_count {
+                            anchors
+                        } else {
+                            -anchors * p.anchor_penalty
+                        }
+                }
+            })
+            .collect();
+        for i in (1..tree.nodes.len()).rev() {
+            if let Some(parent) = tree.nodes[i].parent {
+                net[parent as usize] += net[i];
+            }
+        }
+        let mut best = 0usize;
+        for i in 0..net.len() {
+            if net[i] >= net[best] && !noise[i] {
+                best = i;
+            }
+        }
+        best as NodeId
+    }
+
+    /// The page type from the blocks of the central area (§4.1).
+    fn page_type(&self, tree: &TagTree, central: NodeId, noise: &[bool]) -> PageType {
+        let (mut hub_terms, mut terms, mut images) = (0u32, 0u32, 0u32);
+        for id in tree.descendants(central) {
+            if noise[id as usize] {
+                continue;
+            }
+            let n = tree.node(id);
+            terms += n.own.terms;
+            images += n.own.images;
+            if n.block_type == PageType::Hub {
+                hub_terms += n.own.terms;
+            }
+        }
+        if terms > 0 && hub_terms as f32 > self.params.hub_page_ratio * terms as f32 {
+            PageType::Hub
+        } else if images > 0 && terms <= images * self.params.image_page_terms_per_image {
+            PageType::Image
+        } else {
+            PageType::Topic
+        }
+    }
+
+    /// Keep or drop one block under the topic root.
+    fn decide(
+        &self,
+        tree: &TagTree,
+        id: NodeId,
+        topic_root: NodeId,
+        page_type: PageType,
+        noise: &[bool],
+    ) -> Decision {
+        if noise[id as usize] {
+            return Decision::dropped("boilerplate name");
+        }
+        if id == topic_root {
+            return Decision::kept("topic root");
+        }
+        let sub = tree.node(id).subtree;
+        match page_type {
+            PageType::Topic => {
+                if self.params.drop_hub_blocks
+                    && sub.terms > 0
+                    && sub.anchor_ratio() > crate::page::HUB_ANCHOR_RATIO
+                {
+                    Decision::dropped("hub block in a topic page")
+                } else if sub.terms == 0 && sub.images > 0 {
+                    Decision::dropped("image block in a topic page")
+                } else {
+                    Decision::kept("topic block")
+                }
+            }
+            PageType::Hub => Decision::kept("central hub block"),
+            PageType::Image => Decision::kept("image block"),
+        }
+    }
+}
+
+/// True when node `id` sits inside an `article` or `main` element.
+fn in_article(tree: &TagTree, id: usize) -> bool {
+    let mut cur = tree.nodes[id].parent;
+    while let Some(p) = cur {
+        let n = tree.node(p);
+        if matches!(&*n.tag, "article" | "main") {
+            return true;
+        }
+        cur = n.parent;
+    }
+    false
+}

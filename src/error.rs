@@ -1,0 +1,56 @@
+//! Errors of the docview library. Every error names the input it is about and what was wrong.
+
+use std::path::PathBuf;
+
+/// Result with docview's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What can go wrong while reading, decoding, cleaning or scoring pages.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Reading or writing a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file, or `-` for standard input.
+        path: PathBuf,
+        /// The underlying I/O error.
+        source: std::io::Error,
+    },
+    /// The input could not be turned into a page.
+    #[error("{input}: {reason}")]
+    BadInput {
+        /// Which input (a path, a URL, a record offset).
+        input: String,
+        /// What was wrong with it.
+        reason: String,
+    },
+    /// A labelled corpus is missing files or holds malformed ground truth.
+    #[error("corpus {path}: {reason}")]
+    Corpus {
+        /// The corpus folder or file.
+        path: PathBuf,
+        /// What was wrong.
+        reason: String,
+    },
+    /// An unknown cleaner name was asked for.
+    #[error("unknown cleaner {0:?} (known: {1})")]
+    UnknownCleaner(String, String),
+}
+
+impl Error {
+    /// An I/O error on `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A bad input, named by `input`.
+    pub fn bad_input(input: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::BadInput {
+            input: input.into(),
+            reason: reason.into(),
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Reading crawled pages and decoding them to text.

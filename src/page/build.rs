@@ -1,0 +1,554 @@
+//! Building the markup tag tree from html5ever's DOM (through scraper), iteratively.
+
+use ego_tree::NodeRef;
+use scraper::{Html, Node as DomNode};
+
+use super::hint::{Hint, hint_of};
+use super::{Counts, Item, MAX_DEPTH, Node, NodeId, PageType, Style, TagTree};
+use crate::text::count_tokens;
+
+/// How an element takes part in the tag tree.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Role {
+    /// Dropped with everything inside it.
+    Drop,
+    /// A container tag: a node of the tree.
+    Container,
+    /// A weighty tag, with its force.
+    Weighty(f32),
+    /// A heading: weighty, and on a line of its own.
+    Heading(u8, f32),
+    /// `<a>`.
+    Anchor,
+    /// `<img>`.
+    Image,
+    /// `<br>`, `<hr>`: a line break.
+    Break,
+    /// A block-level element that is not a container (dt, figcaption): a line of its own.
+    Line,
+    /// Any other element: its content belongs to the enclosing container.
+    Inline,
+}
+
+/// The role of an element by its tag name.
+fn role_of(tag: &str) -> Role {
+    match tag {
+        "script" | "style" | "noscript" | "template" | "head" | "svg" | "math" | "iframe"
+        | "object" | "embed" | "canvas" | "select" | "option" | "optgroup" | "datalist"
+        | "textarea" | "input" | "button" | "audio" | "video" | "map" | "dialog" | "frameset"
+        | "frame" | "title" | "meta" | "link" | "base" | "source" | "track" | "param" => Role::Drop,
+        "html" | "body" | "table" | "tr" | "td" | "th" | "p" | "div" | "section" | "article"
+        | "main" | "aside" | "nav" | "header" | "footer" | "ul" | "ol" | "li" | "dl" | "dd"
+        | "form" | "blockquote" | "pre" | "figure" | "details" | "fieldset" | "address"
+        | "center" | "caption" | "menu" | "hgroup" | "search" => Role::Container,
+        "h1" => Role::Heading(1, 4.0),
+        "h2" => Role::Heading(2, 3.0),
+        "h3" => Role::Heading(3, 2.5),
+        "h4" => Role::Heading(4, 2.0),
+        "h5" => Role::Heading(5, 1.5),
+        "h6" => Role::Heading(6, 1.5),
+        "b" | "strong" | "big" => Role::Weighty(1.5),
+        "em" | "i" | "u" | "mark" | "font" => Role::Weighty(1.2),
+        "a" => Role::Anchor,
+        "img" => Role::Image,
+        "br" | "hr" => Role::Break,
+        "dt" | "figcaption" | "summary" | "legend" | "tbody" | "thead" | "tfoot" | "label" => {
+            Role::Line
+        }
+        _ => Role::Inline,
+    }
+}
+
+/// True when the element is hidden from readers by its attributes.
+fn is_hidden(el: &scraper::node::Element) -> bool {
+    if el.attr("hidden").is_some() {
+        return true;
+    }
+    if el
+        .attr("aria-hidden")
+        .is_some_and(|v| v.eq_ignore_ascii_case("true"))
+    {
+        return true;
+    }
+    if let Some(style) = el.attr("style") {
+        let s: String = style
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        if s.contains("display:none") || s.contains("visibility:hidden") {
+            return true;
+        }
+    }
+    if let Some(class) = el.attr("class") {
+        for c in class.split_ascii_whitespace() {
+            let c = c.to_ascii_lowercase();
+            if matches!(
+                c.as_str(),
+                "hidden" | "sr-only" | "screen-reader-text" | "visually-hidden" | "visuallyhidden"
+            ) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// A step of the explicit-stack walk.
+enum Step<'a> {
+    Enter(NodeRef<'a, DomNode>),
+    Exit(Exit),
+}
+
+/// What to undo when leaving an element.
+enum Exit {
+    Container,
+    Weighty {
+        force: f32,
+        container: NodeId,
+        before: Counts,
+    },
+    Heading {
+        force: f32,
+        container: NodeId,
+        before: Counts,
+    },
+    Anchor,
+    Line,
+    /// Nothing to undo.
+    Nothing,
+}
+
+/// Builder state.
+struct Builder {
+    tree: TagTree,
+    /// Stack of open container nodes.
+    open: Vec<NodeId>,
+    /// Depth of open anchors.
+    anchors: u32,
+    /// The markup inside `<noscript>` elements (html5ever keeps it as text).
+    noscript: String,
+    /// Open headings (innermost level last).
+    headings: Vec<u8>,
+    /// Depth of open weighty tags.
+    weighty: u32,
+}
+
+/// A page whose visible text has fewer terms than this is rebuilt from its `<noscript>` markup
+/// when that holds more (sites that render for crawlers there, like Discourse forums).
+const NOSCRIPT_FALLBACK_TERMS: u32 = 50;
+
+/// A hidden block holding more than this share of the page's terms is shown anyway: pages that
+/// hide their whole content until a script runs.
+const MAX_HIDDEN_SHARE: f32 = 0.3;
+
+/// Builds the markup tag tree of an HTML document.
+pub fn build(html: &str) -> TagTree {
+    let (tree, noscript) = build_one(html);
+    if tree.nodes[0].subtree.terms >= NOSCRIPT_FALLBACK_TERMS || noscript.len() < 64 {
+        return tree;
+    }
+    let (mut alt, _) = build_one(&noscript);
+    if alt.nodes[0].subtree.terms <= tree.nodes[0].subtree.terms {
+        return tree;
+    }
+    alt.title = tree.title;
+    alt.lang = tree.lang;
+    alt.json_ld_body = tree.json_ld_body;
+    alt
+}
+
+/// Builds the tree of one document; also returns the markup of its `<noscript>` elements.
+fn build_one(html: &str) -> (TagTree, String) {
+    let dom = Html::parse_document(html);
+    let mut b = Builder {
+        tree: TagTree::default(),
+        open: Vec::new(),
+        anchors: 0,
+        noscript: String::new(),
+        headings: Vec::new(),
+        weighty: 0,
+    };
+    b.read_head(&dom);
+    b.new_node("body", "body".into(), Hint::None);
+    let body = dom
+        .root_element()
+        .children()
+        .find(|c| c.value().as_element().is_some_and(|e| e.name() == "body"));
+    match body {
+        Some(body) => b.walk(body.children()),
+        None => b.walk(dom.tree.root().children()),
+    }
+    let noscript = std::mem::take(&mut b.noscript);
+    (b.finish(), noscript)
+}
+
+impl Builder {
+    /// Title, `lang`, and JSON-LD `articleBody` from the whole document.
+    fn read_head(&mut self, dom: &Html) {
+        let root = dom.root_element();
+        if let Some(lang) = root.value().attr("lang") {
+            self.tree.lang = Some(lang.trim().to_string());
+        }
+        let mut best_body: Option<String> = None;
+        for node in dom.tree.root().descendants() {
+            let Some(el) = node.value().as_element() else {
+                continue;
+            };
+            match el.name() {
+                "title" if self.tree.title.is_empty() => {
+                    let mut t = String::new();
+                    for c in node.children() {
+                        if let Some(text) = c.value().as_text() {
+                            push_folded(&mut t, text);
+                        }
+                    }
+                    self.tree.title = t.trim().to_string();
+                }
+                "script"
+                    if el
+                        .attr("type")
+                        .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json")) =>
+                {
+                    let mut raw = String::new();
+                    for c in node.children() {
+                        if let Some(text) = c.value().as_text() {
+                            raw.push_str(text);
+                        }
+                    }
+                    if let Some(body) = json_ld_article_body(&raw)
+                        && best_body.as_ref().is_none_or(|b| b.len() < body.len())
+                    {
+                        best_body = Some(body);
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.tree.json_ld_body = best_body;
+    }
+
+    /// Keeps the markup of a `<noscript>` element for the fallback of [`build`].
+    fn read_noscript(&mut self, node: NodeRef<'_, DomNode>) {
+        for c in node.children() {
+            if let Some(text) = c.value().as_text() {
+                self.noscript.push_str(text);
+                self.noscript.push('\n');
+            }
+        }
+    }
+
+    fn current(&self) -> NodeId {
+        *self.open.last().unwrap_or(&0)
+    }
+
+    fn new_node(&mut self, tag: &str, label: Box<str>, hint: Hint) -> NodeId {
+        let id = self.tree.nodes.len() as NodeId;
+        let parent = self.open.last().copied();
+        let depth = self.open.len() as u16;
+        if let Some(p) = parent {
+            let pn = &mut self.tree.nodes[p as usize];
+            pn.children.push(id);
+            pn.items.push(Item::Child(id));
+        }
+        self.tree.nodes.push(Node {
+            tag: tag.into(),
+            label,
+            parent,
+            children: Vec::new(),
+            depth,
+            items: Vec::new(),
+            own: Counts::default(),
+            subtree: Counts::default(),
+            force: 0.0,
+            hint,
+            block_type: PageType::Topic,
+            hidden: false,
+        });
+        self.open.push(id);
+        id
+    }
+
+    fn push_item(&mut self, item: Item) {
+        let cur = self.current() as usize;
+        let items = &mut self.tree.nodes[cur].items;
+        if item == Item::Break && matches!(items.last(), None | Some(Item::Break)) {
+            return;
+        }
+        items.push(item);
+    }
+
+    fn push_text(&mut self, text: &str) {
+        let start = self.tree.text.len();
+        push_folded(&mut self.tree.text, text);
+        let end = self.tree.text.len();
+        if start == end {
+            return;
+        }
+        let terms = count_tokens(&self.tree.text[start..end]) as u32;
+        let style = Style {
+            anchor: self.anchors > 0,
+            heading: self.headings.last().copied().unwrap_or(0),
+            weighty: self.weighty > 0,
+        };
+        let cur = self.current() as usize;
+        let node = &mut self.tree.nodes[cur];
+        node.own.terms += terms;
+        if style.anchor {
+            node.own.anchor_terms += terms;
+        }
+        node.items.push(Item::Text {
+            start: start as u32,
+            end: end as u32,
+            style,
+        });
+    }
+
+    fn walk<'a>(&mut self, top: impl DoubleEndedIterator<Item = NodeRef<'a, DomNode>>) {
+        let mut stack: Vec<Step<'a>> = top.rev().map(Step::Enter).collect();
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::Exit(exit) => self.exit(exit),
+                Step::Enter(node) => match node.value() {
+                    DomNode::Text(text) => self.push_text(text),
+                    DomNode::Element(el) => {
+                        if el.name() == "noscript" {
+                            self.read_noscript(node);
+                        } else if let Some(exit) = self.enter(el) {
+                            stack.push(Step::Exit(exit));
+                            stack.extend(node.children().rev().map(Step::Enter));
+                        }
+                    }
+                    _ => {}
+                },
+            }
+        }
+    }
+
+    /// Enters an element; returns what to do on leaving it, or `None` when it is dropped with
+    /// its children (or has none to walk, like `<img>`).
+    fn enter(&mut self, el: &scraper::node::Element) -> Option<Exit> {
+        let tag = el.name();
+        let role = role_of(tag);
+        if role == Role::Drop {
+            return None;
+        }
+        let hidden = is_hidden(el);
+        let id = el.attr("id");
+        let class = el.attr("class");
+        let hint = if id.is_some()
+            || class.is_some()
+            || el.attr("role").is_some()
+            || role == Role::Container
+        {
+            hint_of(tag, id, class, el.attr("role"))
+        } else {
+            Hint::None
+        };
+        // A boilerplate-named element becomes a block of its own, whatever its tag, so it can
+        // be pruned as one.
+        // A boilerplate-named or hidden element becomes a block of its own, whatever its tag,
+        // so it can be pruned as one.
+        let container =
+            role == Role::Container || hidden || (hint != Hint::None && role == Role::Inline);
+        if container {
+            if self.open.len() > MAX_DEPTH {
+                self.push_item(Item::Break);
+                return Some(Exit::Line);
+            }
+            let label = make_label(tag, id, class);
+            let nid = self.new_node(tag, label, hint);
+            self.tree.nodes[nid as usize].hidden = hidden;
+            return Some(Exit::Container);
+        }
+        let before = self.tree.nodes[self.current() as usize].own;
+        match role {
+            Role::Heading(level, force) => {
+                self.push_item(Item::Break);
+                self.headings.push(level);
+                Some(Exit::Heading {
+                    force,
+                    container: self.current(),
+                    before,
+                })
+            }
+            Role::Weighty(force) => {
+                self.weighty += 1;
+                Some(Exit::Weighty {
+                    force,
+                    container: self.current(),
+                    before,
+                })
+            }
+            Role::Anchor => {
+                if let Some(href) = el.attr("href") {
+                    let cur = self.current() as usize;
+                    self.tree.nodes[cur].own.links += 1;
+                    self.tree.links.push(href.trim().to_string());
+                    self.anchors += 1;
+                    Some(Exit::Anchor)
+                } else {
+                    Some(Exit::Nothing)
+                }
+            }
+            Role::Image => {
+                let start = self.tree.text.len() as u32;
+                if let Some(alt) = el.attr("alt") {
+                    push_folded(&mut self.tree.text, alt);
+                }
+                let end = self.tree.text.len() as u32;
+                let cur = self.current() as usize;
+                self.tree.nodes[cur].own.images += 1;
+                self.tree.nodes[cur].items.push(Item::Image { start, end });
+                None
+            }
+            Role::Break => {
+                self.push_item(Item::Break);
+                None
+            }
+            Role::Line => {
+                self.push_item(Item::Break);
+                Some(Exit::Line)
+            }
+            Role::Inline | Role::Container | Role::Drop => Some(Exit::Nothing),
+        }
+    }
+
+    fn exit(&mut self, exit: Exit) {
+        match exit {
+            Exit::Container => {
+                self.open.pop();
+            }
+            Exit::Line => self.push_item(Item::Break),
+            Exit::Nothing => {}
+            Exit::Anchor => self.anchors -= 1,
+            Exit::Weighty {
+                force,
+                container,
+                before,
+            } => {
+                self.weighty -= 1;
+                self.add_force(container, before, force);
+            }
+            Exit::Heading {
+                force,
+                container,
+                before,
+            } => {
+                self.headings.pop();
+                self.add_force(container, before, force);
+                self.push_item(Item::Break);
+            }
+        }
+    }
+
+    /// Adds a weighty tag's force to its container, unless it is pseudo-weighty (§3.2): its
+    /// text is mostly anchor text, or it holds only images.
+    fn add_force(&mut self, container: NodeId, before: Counts, force: f32) {
+        if force <= 0.0 || container != self.current() {
+            return;
+        }
+        let node = &mut self.tree.nodes[container as usize];
+        let terms = node.own.terms - before.terms;
+        let anchor_terms = node.own.anchor_terms - before.anchor_terms;
+        let images = node.own.images - before.images;
+        let pseudo = (terms == 0 && images > 0) || (terms > 0 && anchor_terms * 2 > terms);
+        if terms > 0 && !pseudo {
+            node.force += force;
+        }
+    }
+
+    /// Subtree counts (children come after parents, so a reverse pass sees children first),
+    /// hidden blocks, and block types.
+    fn finish(mut self) -> TagTree {
+        let nodes = &mut self.tree.nodes;
+        sum_subtrees(nodes);
+        let total = nodes[0].subtree.terms as f32;
+        for n in nodes.iter_mut() {
+            if n.hidden && n.subtree.terms as f32 > MAX_HIDDEN_SHARE * total {
+                n.hidden = false;
+            }
+        }
+        sum_subtrees(nodes);
+        for n in nodes.iter_mut() {
+            n.block_type = n.own.block_type();
+            // Weighty tags in link-dominated or image-only blocks carry no force (§3.2).
+            if n.block_type != PageType::Topic {
+                n.force = 0.0;
+            }
+        }
+        self.tree
+    }
+}
+
+/// Sets each node's subtree counts to its own plus those of its visible children.
+fn sum_subtrees(nodes: &mut [Node]) {
+    for n in nodes.iter_mut() {
+        n.subtree = n.own;
+    }
+    for i in (1..nodes.len()).rev() {
+        if let Some(p) = nodes[i].parent
+            && !nodes[i].hidden
+        {
+            let sub = nodes[i].subtree;
+            nodes[p as usize].subtree.add(&sub);
+        }
+    }
+}
+
+/// Appends `text` to `out` with runs of whitespace folded to one space.
+fn push_folded(out: &mut String, text: &str) {
+    let mut space = out.ends_with(' ') || out.is_empty();
+    for c in text.chars() {
+        if c.is_whitespace() {
+            if !space {
+                out.push(' ');
+                space = true;
+            }
+        } else if c != '\u{0}' {
+            out.push(c);
+            space = false;
+        }
+    }
+}
+
+/// `tag#id.class` for reports, shortened.
+fn make_label(tag: &str, id: Option<&str>, class: Option<&str>) -> Box<str> {
+    let mut s = String::from(tag);
+    if let Some(id) = id.filter(|i| !i.is_empty()) {
+        s.push('#');
+        s.extend(id.chars().take(40));
+    }
+    if let Some(class) = class {
+        for c in class.split_ascii_whitespace().take(3) {
+            s.push('.');
+            s.extend(c.chars().take(40));
+        }
+    }
+    s.into_boxed_str()
+}
+
+/// The longest `articleBody` string anywhere in a JSON-LD block.
+fn json_ld_article_body(raw: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(raw.trim()).ok()?;
+    let mut best: Option<&str> = None;
+    let mut stack = vec![&value];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    if k == "articleBody"
+                        && let Some(s) = v.as_str()
+                        && best.is_none_or(|b| b.len() < s.len())
+                    {
+                        best = Some(s);
+                    }
+                    stack.push(v);
+                }
+            }
+            serde_json::Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    best.map(str::to_string)
+}

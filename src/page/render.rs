@@ -1,0 +1,97 @@
+//! Rendering a subtree of the tag tree as plain text: headings and list items on lines of their
+//! own, blocks separated by blank lines, like the `main_content` of the evaluation corpora.
+
+use super::{Item, NodeId, TagTree};
+
+/// Text of a subtree, as paragraphs.
+#[derive(Debug, Clone, Default)]
+pub struct Rendered {
+    /// One entry per block that holds text, in document order; lines inside joined by `\n`.
+    pub paragraphs: Vec<String>,
+}
+
+impl Rendered {
+    /// The paragraphs separated by blank lines.
+    pub fn text(&self) -> String {
+        self.paragraphs.join("\n\n")
+    }
+}
+
+/// Accumulates lines and paragraphs.
+#[derive(Default)]
+struct Writer {
+    out: Rendered,
+    para: String,
+    line: String,
+}
+
+impl Writer {
+    fn push(&mut self, s: &str) {
+        if self.line.is_empty() {
+            self.line.push_str(s.trim_start());
+        } else {
+            self.line.push_str(s);
+        }
+    }
+
+    fn end_line(&mut self) {
+        let l = self.line.trim_end();
+        if !l.is_empty() {
+            if !self.para.is_empty() {
+                self.para.push('\n');
+            }
+            self.para.push_str(l);
+        }
+        self.line.clear();
+    }
+
+    fn end_paragraph(&mut self) {
+        self.end_line();
+        if !self.para.is_empty() {
+            self.out.paragraphs.push(std::mem::take(&mut self.para));
+        }
+    }
+}
+
+/// Renders the subtree under `root`, skipping every child block for which `keep` is false
+/// (and all below it). Image alt texts are included when `with_alt` is set.
+pub fn render(
+    tree: &TagTree,
+    root: NodeId,
+    with_alt: bool,
+    keep: &dyn Fn(NodeId) -> bool,
+) -> Rendered {
+    let mut w = Writer::default();
+    if tree.nodes.is_empty() {
+        return w.out;
+    }
+    // Stack of (node, next item index).
+    let mut stack: Vec<(NodeId, usize)> = vec![(root, 0)];
+    while let Some((id, pos)) = stack.pop() {
+        let node = tree.node(id);
+        let Some(item) = node.items.get(pos) else {
+            w.end_paragraph();
+            continue;
+        };
+        stack.push((id, pos + 1));
+        match *item {
+            Item::Text { start, end, .. } => w.push(tree.slice(start, end)),
+            Item::Break => w.end_line(),
+            Item::Image { start, end } => {
+                if with_alt && start < end {
+                    w.end_line();
+                    w.push(tree.slice(start, end));
+                    w.end_line();
+                }
+            }
+            Item::Child(child) => {
+                if !tree.node(child).hidden && keep(child) {
+                    w.end_paragraph();
+                    stack.push((child, 0));
+                }
+            }
+        }
+    }
+    w.end_paragraph();
+    w.out
+}

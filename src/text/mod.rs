@@ -1,0 +1,7 @@
+//! Text analysis (004 §3.2): tokens as the scoring rule counts them, and the terms of feature
+//! vectors: jieba-rs for Chinese, Unicode words and rust-stemmers for the other languages, a
+//! stop-word list per language, and a place for the collection-wide aggressive stop-word list.
+
+pub mod tokens;
+
+pub use tokens::{count_tokens, is_cjk, tokens};

@@ -1,0 +1,117 @@
+//! Tokens as the corpus scoring rule counts them: `\w+` runs, lowercased, each CJK ideograph
+//! (and kana) one token. The tag tree counts terms with the same rule, so block term counts,
+//! densities and the evaluation all agree on what a "term" is. This is the hot path: no
+//! allocation unless the caller asks for the token text.
+
+/// True for a CJK ideograph, kana or Hangul syllable: each is one token on its own.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF      // hiragana, katakana
+        | 0x3400..=0x4DBF    // CJK extension A
+        | 0x4E00..=0x9FFF    // CJK unified ideographs
+        | 0xF900..=0xFAFF    // CJK compatibility ideographs
+        | 0x20000..=0x2FA1F  // CJK extensions B-F, compatibility supplement
+        | 0x31F0..=0x31FF    // katakana phonetic extensions
+        | 0xFF66..=0xFF9D    // half-width katakana
+        | 0xAC00..=0xD7AF    // Hangul syllables
+    )
+}
+
+/// True for a character that `\w` matches (letters, digits, marks, underscore), CJK excluded.
+#[inline]
+pub fn is_word_char(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_alphanumeric() || c == '_'
+    } else {
+        c.is_alphanumeric() || is_mark(c)
+    }
+}
+
+/// Combining marks that Python's `\w` keeps inside a word (accents written apart, Indic vowel signs).
+fn is_mark(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x0900..=0x0DFF | 0x1AB0..=0x1AFF | 0x20D0..=0x20FF)
+}
+
+/// Calls `f` with each token of `text` as a byte range, in order.
+#[inline]
+pub fn for_each_token_span(text: &str, mut f: impl FnMut(usize, usize)) {
+    let mut start: Option<usize> = None;
+    for (i, c) in text.char_indices() {
+        if is_cjk(c) {
+            if let Some(s) = start.take() {
+                f(s, i);
+            }
+            f(i, i + c.len_utf8());
+        } else if is_word_char(c) {
+            if start.is_none() {
+                start = Some(i);
+            }
+        } else if let Some(s) = start.take() {
+            f(s, i);
+        }
+    }
+    if let Some(s) = start {
+        f(s, text.len());
+    }
+}
+
+/// Number of tokens in `text`.
+#[inline]
+pub fn count_tokens(text: &str) -> usize {
+    if text.is_ascii() {
+        return count_ascii_tokens(text.as_bytes());
+    }
+    let mut n = 0;
+    for_each_token_span(text, |_, _| n += 1);
+    n
+}
+
+fn count_ascii_tokens(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    let mut in_word = false;
+    for &b in bytes {
+        let w = b.is_ascii_alphanumeric() || b == b'_';
+        if w && !in_word {
+            n += 1;
+        }
+        in_word = w;
+    }
+    n
+}
+
+/// The tokens of `text`, lowercased, in order.
+pub fn tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_token_span(text, |s, e| out.push(text[s..e].to_lowercase()));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_and_ideographs() {
+        assert_eq!(
+            tokens("Hello, World_2! 中文abc"),
+            vec!["hello", "world_2", "中", "文", "abc"]
+        );
+        assert_eq!(count_tokens("Hello, World_2! 中文abc"), 5);
+    }
+
+    #[test]
+    fn ascii_fast_path_agrees() {
+        let s = "it's a  test -- of 3 words_and more.";
+        let mut n = 0;
+        for_each_token_span(s, |_, _| n += 1);
+        assert_eq!(count_tokens(s), n);
+        assert_eq!(n, 8);
+    }
+
+    #[test]
+    fn accents_stay_in_the_word() {
+        assert_eq!(tokens("café naïve"), vec!["café", "naïve"]);
+        assert_eq!(count_tokens(""), 0);
+        assert_eq!(count_tokens("  ,.; "), 0);
+    }
+}
