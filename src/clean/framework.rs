@@ -79,12 +79,12 @@ impl Cleaner for Framework {
         // A block dropped takes its whole subtree with it (parents come first in the order).
         for id in tree.descendants(topic_root).into_iter().skip(1) {
             let parent = tree.node(id).parent.unwrap_or(topic_root);
-            if !decisions[parent as usize].kept && decisions[id as usize].kept {
+            if !decisions[parent as usize].is_kept() && decisions[id as usize].is_kept() {
                 decisions[id as usize] = Decision::dropped("inside a dropped block");
             }
         }
         let rendered = render(tree, topic_root, page_type == PageType::Image, &|id| {
-            decisions[id as usize].kept
+            decisions[id as usize].show()
         });
         Cleaned {
             page_type,

@@ -6,14 +6,26 @@ mod framework;
 use serde::Serialize;
 
 pub use crate::page::PageType;
-use crate::page::{NodeId, TagTree};
+use crate::page::{NodeId, Show, TagTree};
 pub use framework::{Framework, FrameworkParams};
+
+/// What became of a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// Kept in the topic content.
+    Kept,
+    /// Its own text left out, its child blocks judged on their own.
+    TextDropped,
+    /// Left out with everything below it.
+    Dropped,
+}
 
 /// Whether a block was kept in the topic content, and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Decision {
-    /// Kept in the topic content.
-    pub kept: bool,
+    /// What became of it.
+    pub verdict: Verdict,
     /// Why, in a few words.
     pub reason: &'static str,
 }
@@ -21,13 +33,24 @@ pub struct Decision {
 impl Decision {
     /// A kept block.
     pub fn kept(reason: &'static str) -> Self {
-        Decision { kept: true, reason }
+        Decision {
+            verdict: Verdict::Kept,
+            reason,
+        }
     }
 
     /// A dropped block.
     pub fn dropped(reason: &'static str) -> Self {
         Decision {
-            kept: false,
+            verdict: Verdict::Dropped,
+            reason,
+        }
+    }
+
+    /// A block whose own text is dropped.
+    pub fn text_dropped(reason: &'static str) -> Self {
+        Decision {
+            verdict: Verdict::TextDropped,
             reason,
         }
     }
@@ -35,6 +58,20 @@ impl Decision {
     /// A block outside the topic root.
     pub fn outside() -> Self {
         Decision::dropped("outside the topic root")
+    }
+
+    /// True unless the block is dropped with its subtree.
+    pub fn is_kept(&self) -> bool {
+        self.verdict != Verdict::Dropped
+    }
+
+    /// How a rendering shows the block.
+    pub fn show(&self) -> Show {
+        match self.verdict {
+            Verdict::Kept => Show::All,
+            Verdict::TextDropped => Show::ChildrenOnly,
+            Verdict::Dropped => Show::Nothing,
+        }
     }
 }
 

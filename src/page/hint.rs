@@ -81,6 +81,15 @@ const BOILERPLATE_WORDS: &[&str] = &[
     "byline",
     "breaking",
     "topbar",
+    "reviews",
+    "carousel",
+    "swatch",
+    "swatches",
+    "cart",
+    "wishlist",
+    "upsell",
+    "crosssell",
+    "recently",
     "offcanvas",
 ];
 

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 pub use build::build;
 pub use hint::Hint;
-pub use render::{Rendered, render};
+pub use render::{Rendered, Show, render};
 
 /// Index of a node in [`TagTree::nodes`]; the root (the `<body>`, or the document) is 0.
 pub type NodeId = u32;
@@ -226,7 +226,7 @@ impl TagTree {
     /// indexes.
     pub fn all_text(&self) -> String {
         match self.root() {
-            Some(root) => render(self, root, false, &|_| true).text(),
+            Some(root) => render(self, root, false, &|_| Show::All).text(),
             None => String::new(),
         }
     }

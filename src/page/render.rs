@@ -53,41 +53,62 @@ impl Writer {
     }
 }
 
-/// Renders the subtree under `root`, skipping every child block for which `keep` is false
-/// (and all below it). Image alt texts are included when `with_alt` is set.
+/// How much of a block a rendering shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Show {
+    /// The block's own text and its child blocks (as they choose).
+    All,
+    /// Only its child blocks: its own text is left out.
+    ChildrenOnly,
+    /// Nothing of it, nor of anything below it.
+    Nothing,
+}
+
+/// Renders the subtree under `root`, asking `show` about each block (hidden blocks are never
+/// shown). Image alt texts are included when `with_alt` is set.
 pub fn render(
     tree: &TagTree,
     root: NodeId,
     with_alt: bool,
-    keep: &dyn Fn(NodeId) -> bool,
+    show: &dyn Fn(NodeId) -> Show,
 ) -> Rendered {
     let mut w = Writer::default();
     if tree.nodes.is_empty() {
         return w.out;
     }
-    // Stack of (node, next item index).
-    let mut stack: Vec<(NodeId, usize)> = vec![(root, 0)];
-    while let Some((id, pos)) = stack.pop() {
+    // Stack of (node, shows its own text, next item index).
+    let mut stack: Vec<(NodeId, bool, usize)> = match show(root) {
+        Show::Nothing => Vec::new(),
+        s => vec![(root, s == Show::All, 0)],
+    };
+    while let Some((id, own, pos)) = stack.pop() {
         let node = tree.node(id);
         let Some(item) = node.items.get(pos) else {
             w.end_paragraph();
             continue;
         };
-        stack.push((id, pos + 1));
+        stack.push((id, own, pos + 1));
         match *item {
-            Item::Text { start, end, .. } => w.push(tree.slice(start, end)),
+            Item::Text { start, end, .. } if own => w.push(tree.slice(start, end)),
+            Item::Text { .. } => {}
             Item::Break => w.end_line(),
             Item::Image { start, end } => {
-                if with_alt && start < end {
+                if own && with_alt && start < end {
                     w.end_line();
                     w.push(tree.slice(start, end));
                     w.end_line();
                 }
             }
             Item::Child(child) => {
-                if !tree.node(child).hidden && keep(child) {
-                    w.end_paragraph();
-                    stack.push((child, 0));
+                if tree.node(child).hidden {
+                    continue;
+                }
+                match show(child) {
+                    Show::Nothing => {}
+                    s => {
+                        w.end_paragraph();
+                        stack.push((child, s == Show::All, 0));
+                    }
                 }
             }
         }
