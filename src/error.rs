@@ -32,6 +32,14 @@ pub enum Error {
         /// What was wrong.
         reason: String,
     },
+    /// The worker threads could not be started.
+    #[error("cannot start {threads} worker threads: {reason}")]
+    ThreadPool {
+        /// How many threads were asked for (0: one per core).
+        threads: usize,
+        /// Why they could not be started.
+        reason: String,
+    },
     /// An unknown cleaner name was asked for.
     #[error("unknown cleaner {0:?} (known: {1})")]
     UnknownCleaner(String, String),

@@ -13,11 +13,13 @@
 //! - [`text`]: tokens, terms, language, stop words.
 //! - [`measure`]: block weight (Algorithm 1), feature vectors (Formula 2), cosine.
 //! - [`clean`]: the [`clean::Cleaner`] trait and the framework's cleaner.
+//! - [`extract`]: one page through decoding, the tag tree and a cleaner.
 //! - [`eval`]: scoring a cleaner against a labelled corpus.
 
 pub mod clean;
 pub mod error;
 pub mod eval;
+pub mod extract;
 pub mod input;
 pub mod measure;
 pub mod page;

@@ -32,6 +32,9 @@ pub struct FrameworkParams {
     pub max_noise_share: f32,
     /// Drop hub blocks under the topic root of a topic page.
     pub drop_hub_blocks: bool,
+    /// The topic text of a topic page starts at its first block of this many terms; the short
+    /// blocks before it are dropped (0: keep them).
+    pub lead_block_terms: u32,
 }
 
 impl Default for FrameworkParams {
@@ -42,7 +45,8 @@ impl Default for FrameworkParams {
             hub_page_ratio: 0.6,
             image_page_terms_per_image: 15,
             max_noise_share: 0.5,
-            drop_hub_blocks: std::env::var("DV_KEEPHUB").is_err(),
+            drop_hub_blocks: true,
+            lead_block_terms: 16,
         }
     }
 }
@@ -83,6 +87,9 @@ impl Cleaner for Framework {
                 decisions[id as usize] = Decision::dropped("inside a dropped block");
             }
         }
+        if page_type == PageType::Topic {
+            self.drop_lead(tree, topic_root, &mut decisions);
+        }
         let rendered = render(tree, topic_root, page_type == PageType::Image, &|id| {
             decisions[id as usize].show()
         });
@@ -99,6 +106,34 @@ impl Cleaner for Framework {
 }
 
 impl Framework {
+    /// Drops the short blocks that lead the topic text (headline, dateline, byline): the text
+    /// starts at the first block of `lead_block_terms` terms or more.
+    fn drop_lead(&self, tree: &TagTree, topic_root: NodeId, decisions: &mut [Decision]) {
+        let limit = self.params.lead_block_terms;
+        if limit == 0 {
+            return;
+        }
+        let mut lead = Vec::new();
+        let mut lead_terms = 0;
+        for id in tree.descendants(topic_root) {
+            let own = tree.node(id).own;
+            if !decisions[id as usize].is_kept() || own.terms == 0 {
+                continue;
+            }
+            if own.terms >= limit {
+                break;
+            }
+            lead_terms += own.terms;
+            lead.push(id);
+        }
+        if lead_terms <= 3 * limit {
+            for id in lead {
+                decisions[id as usize] =
+                    Decision::text_dropped("headline or byline before the topic text");
+            }
+        }
+    }
+
     /// Blocks in a boilerplate-named subtree, unless that subtree holds too much of the page to
     /// be boilerplate.
     fn noise_blocks(&self, tree: &TagTree, root: NodeId) -> Vec<bool> {

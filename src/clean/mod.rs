@@ -2,12 +2,14 @@
 //! (`--cleaner NAME`); the framework's cleaner is the default.
 
 mod framework;
+mod purified;
 
 use serde::Serialize;
 
 pub use crate::page::PageType;
 use crate::page::{NodeId, Show, TagTree};
 pub use framework::{Framework, FrameworkParams};
+pub use purified::topic_content_page;
 
 /// What became of a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -1,1 +1,228 @@
 //! Reading crawled pages and decoding them to text.
+//!
+//! This module owns the bytes of a page before any markup is parsed: [`read_page_bytes`] reads a
+//! file or standard input, undoing gzip whatever the file is called, and caps the size;
+//! [`decode_html`] finds the page's real charset (byte order mark, valid UTF-8, HTTP header,
+//! `<meta>` declaration, detection) and turns the bytes into text; [`looks_binary`] lets callers
+//! turn away images, archives and other files that are not pages.
+
+mod decode;
+mod prescan;
+
+use std::fs::File;
+use std::io::{self, Cursor, Read};
+use std::path::Path;
+
+use flate2::read::MultiGzDecoder;
+
+use crate::{Error, Result};
+
+pub use decode::{CharsetSource, DETECT_BYTES, Decoded, SNIFF_BYTES, decode_html, looks_binary};
+pub use prescan::{PRESCAN_BYTES, prescan_meta_charset};
+
+/// Most bytes of (decompressed) content kept from one page: 64 MiB.
+///
+/// A page bigger than this is truncated to its first `MAX_PAGE_BYTES` bytes, best effort: the
+/// rest is never read, so a gzip bomb cannot exhaust memory, and a multi-byte character cut at
+/// the end is handled by [`decode_html`].
+pub const MAX_PAGE_BYTES: usize = 64 << 20;
+
+/// The two bytes every gzip member starts with.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Reads the page at `path` (`-` for standard input) and returns its bytes, decompressed when
+/// they are gzip (found by the magic bytes, not by the file name) and truncated to
+/// [`MAX_PAGE_BYTES`].
+///
+/// A corrupt or truncated gzip stream is an [`Error::BadInput`] naming the file.
+pub fn read_page_bytes(path: &Path) -> Result<Vec<u8>> {
+    if path == Path::new("-") {
+        read_page_from(io::stdin().lock(), path)
+    } else {
+        let file = File::open(path).map_err(|e| Error::io(path, e))?;
+        read_page_from(file, path)
+    }
+}
+
+/// Like [`read_page_bytes`], from any reader; `name` is only used in errors.
+pub fn read_page_from(reader: impl Read, name: &Path) -> Result<Vec<u8>> {
+    read_limited(reader, name, MAX_PAGE_BYTES)
+}
+
+/// Reads at most `limit` bytes of content, decompressing gzip.
+fn read_limited(mut reader: impl Read, name: &Path, limit: usize) -> Result<Vec<u8>> {
+    let (head, len) = read_head(&mut reader).map_err(|e| Error::io(name, e))?;
+    let whole = Cursor::new(head).take(len as u64).chain(reader);
+    if len == GZIP_MAGIC.len() && head == GZIP_MAGIC {
+        read_capped(MultiGzDecoder::new(whole), limit).map_err(|e| gzip_error(name, e))
+    } else {
+        read_capped(whole, limit).map_err(|e| Error::io(name, e))
+    }
+}
+
+/// Reads the first two bytes (fewer at the end of input), retrying short reads from pipes.
+fn read_head(reader: &mut impl Read) -> io::Result<([u8; 2], usize)> {
+    let mut head = [0u8; 2];
+    let mut len = 0;
+    while len < head.len() {
+        match reader.read(&mut head[len..]) {
+            Ok(0) => break,
+            Ok(n) => len += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((head, len))
+}
+
+/// Reads at most `limit` bytes from `reader`.
+fn read_capped(reader: impl Read, limit: usize) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.take(limit as u64).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Errors the gzip decoder reports for bad data become [`Error::BadInput`]; the others are I/O.
+fn gzip_error(name: &Path, e: io::Error) -> Error {
+    match e.kind() {
+        io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
+            Error::bad_input(name.display().to_string(), format!("corrupt gzip: {e}"))
+        }
+        _ => Error::io(name, e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use flate2::Compression;
+    use flate2::write::GzEncoder;
+
+    use super::*;
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut enc = GzEncoder::new(Vec::new(), Compression::default());
+        enc.write_all(bytes).expect("write to Vec");
+        enc.finish().expect("finish to Vec")
+    }
+
+    fn sample_page() -> Vec<u8> {
+        let mut page = b"<html><body>".to_vec();
+        for i in 0..2000 {
+            page.extend_from_slice(format!("<p>paragraph {i} of the page</p>\n").as_bytes());
+        }
+        page.extend_from_slice(b"</body></html>");
+        page
+    }
+
+    #[test]
+    fn plain_bytes_pass_through() {
+        let page = sample_page();
+        let read = read_page_from(Cursor::new(page.clone()), Path::new("p.html")).unwrap();
+        assert_eq!(read, page);
+    }
+
+    #[test]
+    fn gzip_found_by_magic_not_name() {
+        let page = sample_page();
+        let read = read_page_from(Cursor::new(gzip(&page)), Path::new("p.html")).unwrap();
+        assert_eq!(read, page);
+    }
+
+    #[test]
+    fn gzip_file_round_trip() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("page.html.gz");
+        let page = sample_page();
+        std::fs::write(&path, gzip(&page)).unwrap();
+        assert_eq!(read_page_bytes(&path).unwrap(), page);
+    }
+
+    #[test]
+    fn concatenated_gzip_members_are_all_read() {
+        let mut two = gzip(b"<p>one</p>");
+        two.extend_from_slice(&gzip(b"<p>two</p>"));
+        let read = read_page_from(Cursor::new(two), Path::new("p")).unwrap();
+        assert_eq!(read, b"<p>one</p><p>two</p>");
+    }
+
+    #[test]
+    fn truncated_gzip_is_bad_input() {
+        let gz = gzip(&sample_page());
+        let cut = &gz[..gz.len() / 2];
+        let err = read_page_from(Cursor::new(cut.to_vec()), Path::new("cut.gz")).unwrap_err();
+        assert!(matches!(err, Error::BadInput { .. }), "{err:?}");
+        assert!(err.to_string().contains("corrupt gzip"), "{err}");
+        assert!(err.to_string().starts_with("cut.gz"), "{err}");
+    }
+
+    #[test]
+    fn corrupt_gzip_is_bad_input() {
+        let mut gz = gzip(&sample_page());
+        for b in gz.iter_mut().skip(20).take(40) {
+            *b ^= 0x5a;
+        }
+        let err = read_page_from(Cursor::new(gz), Path::new("bad.gz")).unwrap_err();
+        assert!(matches!(err, Error::BadInput { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn magic_alone_is_bad_input() {
+        let err = read_page_from(Cursor::new(vec![0x1f, 0x8b]), Path::new("x")).unwrap_err();
+        assert!(matches!(err, Error::BadInput { .. }), "{err:?}");
+    }
+
+    #[test]
+    fn empty_and_tiny_inputs() {
+        assert!(
+            read_page_from(Cursor::new(Vec::new()), Path::new("e"))
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            read_page_from(Cursor::new(vec![0x1f]), Path::new("e")).unwrap(),
+            [0x1f]
+        );
+    }
+
+    #[test]
+    fn missing_file_is_io_error_naming_it() {
+        let err = read_page_bytes(Path::new("/no/such/page.html")).unwrap_err();
+        assert!(matches!(err, Error::Io { .. }), "{err:?}");
+        assert!(err.to_string().contains("/no/such/page.html"));
+    }
+
+    #[test]
+    fn gzip_bomb_is_capped() {
+        // 8 MiB of zeros compress to about 8 KiB; only the first 1 MiB is inflated.
+        let gz = gzip(&vec![0u8; 8 << 20]);
+        assert!(gz.len() < 64 << 10);
+        let read = read_limited(Cursor::new(gz), Path::new("bomb.gz"), 1 << 20).unwrap();
+        assert_eq!(read.len(), 1 << 20);
+    }
+
+    #[test]
+    fn plain_input_is_capped_too() {
+        let page = sample_page();
+        let read = read_limited(Cursor::new(page.clone()), Path::new("p"), 100).unwrap();
+        assert_eq!(read, page[..100]);
+    }
+
+    /// A reader that hands out one byte per call, like a slow pipe.
+    struct OneByte(Cursor<Vec<u8>>);
+
+    impl Read for OneByte {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(1);
+            self.0.read(&mut buf[..n])
+        }
+    }
+
+    #[test]
+    fn short_reads_still_find_the_magic() {
+        let page = sample_page();
+        let reader = OneByte(Cursor::new(gzip(&page)));
+        assert_eq!(read_page_from(reader, Path::new("-")).unwrap(), page);
+    }
+}

@@ -1,7 +1,12 @@
 //! Quantitative measure (004 §3.2): block weight by Algorithm 1, feature vectors by Formula 2 and
 //! the cosine of Formula 3.
 
-use crate::page::{NodeId, TagTree};
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::page::{Item, NodeId, TagTree};
+use crate::text::{Analyzer, Language};
 
 /// The force a leaf block passes to its parent and to each sibling ("pforce" of Algorithm 1).
 ///
@@ -53,6 +58,91 @@ pub fn block_weights(tree: &TagTree) -> Vec<f32> {
     bw
 }
 
+/// A page (or part of one) as a feature vector (Formula 2): each feature's weight is the sum over
+/// blocks of block weight times the feature's count in the block, normalised to unit length.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct FeatureVector {
+    /// Features and their weights, sorted by feature.
+    pub features: Vec<(String, f32)>,
+}
+
+impl FeatureVector {
+    /// The `n` features of highest weight, ties broken by feature (the keywords of §6).
+    pub fn top(&self, n: usize) -> Vec<(String, f32)> {
+        let mut all = self.features.clone();
+        all.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        all.truncate(n);
+        all
+    }
+
+    /// Cosine similarity with another vector (Formula 3); 0 when either is empty.
+    pub fn cosine(&self, other: &FeatureVector) -> f32 {
+        let (mut i, mut j, mut dot) = (0, 0, 0.0f32);
+        while i < self.features.len() && j < other.features.len() {
+            match self.features[i].0.cmp(&other.features[j].0) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    dot += self.features[i].1 * other.features[j].1;
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        let norm = |v: &FeatureVector| v.features.iter().map(|f| f.1 * f.1).sum::<f32>().sqrt();
+        let (na, nb) = (norm(self), norm(other));
+        if na == 0.0 || nb == 0.0 {
+            0.0
+        } else {
+            dot / (na * nb)
+        }
+    }
+}
+
+/// The own text of a block (not its child blocks).
+pub fn block_text(tree: &TagTree, id: NodeId) -> String {
+    let mut text = String::new();
+    for item in &tree.node(id).items {
+        if let Item::Text { start, end, .. } = *item {
+            text.push_str(tree.slice(start, end));
+        } else if !text.ends_with(' ') {
+            text.push(' ');
+        }
+    }
+    text
+}
+
+/// The feature vector of `blocks` (Formula 2), with the block weights of Algorithm 1; stop
+/// words (the language's and the analyzer's aggressive list) are filtered out.
+pub fn feature_vector(
+    tree: &TagTree,
+    blocks: impl IntoIterator<Item = NodeId>,
+    weights: &[f32],
+    analyzer: &Analyzer,
+    lang: Language,
+) -> FeatureVector {
+    let mut sums: HashMap<String, f32> = HashMap::new();
+    let mut counts: HashMap<String, u32> = HashMap::new();
+    for id in blocks {
+        if tree.node(id).own.terms == 0 {
+            continue;
+        }
+        counts.clear();
+        analyzer.term_counts(&block_text(tree, id), lang, &mut counts);
+        let bw = weights.get(id as usize).copied().unwrap_or(1.0);
+        for (term, tf) in counts.drain() {
+            *sums.entry(term).or_insert(0.0) += bw * tf as f32;
+        }
+    }
+    let norm = sums.values().map(|w| w * w).sum::<f32>().sqrt();
+    let mut features: Vec<(String, f32)> = sums
+        .into_iter()
+        .map(|(t, w)| (t, if norm > 0.0 { w / norm } else { 0.0 }))
+        .collect();
+    features.sort_by(|a, b| a.0.cmp(&b.0));
+    FeatureVector { features }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +168,34 @@ mod tests {
         assert_eq!(bw[2], 1.0 * 2.0 * 1.25);
         assert_eq!(bw[3], 3.0 * 1.0 * 1.25);
         assert_eq!(bw[4], 1.5 * 1.0 * 2.0);
+    }
+
+    #[test]
+    fn formula_2_weighs_terms_by_block_weight() {
+        let tree = build(
+            "<body><div><h2>Rivers</h2></div><p>rivers flow to the sea</p>\
+             <p>the sea is salty</p></body>",
+        );
+        let bw = block_weights(&tree);
+        let analyzer = Analyzer::new();
+        let fv = feature_vector(
+            &tree,
+            0..tree.nodes.len() as NodeId,
+            &bw,
+            &analyzer,
+            Language::English,
+        );
+        let norm: f32 = fv.features.iter().map(|f| f.1 * f.1).sum();
+        assert!((norm - 1.0).abs() < 1e-5, "unit length, got {norm}");
+        // "river" appears once in the heading block (weight 3 * 1 * 1) and once in a plain block
+        // lifted by the heading's pforce; "salti" once in a plain block: river weighs most.
+        let top = fv.top(1);
+        assert_eq!(top[0].0, "river", "{fv:?}");
+        assert!(
+            fv.features.iter().all(|(t, _)| t != "the" && t != "is"),
+            "{fv:?}"
+        );
+        assert!((fv.cosine(&fv) - 1.0).abs() < 1e-5);
+        assert_eq!(fv.cosine(&FeatureVector::default()), 0.0);
     }
 }
