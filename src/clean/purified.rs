@@ -114,15 +114,15 @@ mod tests {
     fn keeps_layout_and_escapes() {
         let html = "<html><head><title>T &amp; U</title></head><body>\
             <nav><a href=/>Home</a> <a href=/a>About</a></nav>\
-            <article><h1>Heading</h1><p>A first paragraph with enough words to be the topic \
-            content of this page, a &lt;b&gt; tag written as text.</p>\
+            <article><p>A first paragraph with enough words to be the topic \
+            content of this page, a &lt;b&gt; tag written as text.</p><div><h2>Heading</h2></div>\
             <p>A second paragraph follows it with more words about the same topic here.</p>\
             </article><footer>Copyright</footer></body></html>";
         let tree = build(html);
         let cleaned = Framework::default().clean(&tree);
         let page = topic_content_page(&tree, &cleaned);
         assert!(page.contains("<title>T &amp; U</title>"), "{page}");
-        assert!(page.contains("<h1>Heading</h1>"), "{page}");
+        assert!(page.contains("<h2>Heading</h2>"), "{page}");
         assert!(page.contains("<p>A first paragraph"), "{page}");
         assert!(page.contains("a &lt;b&gt; tag"), "{page}");
         assert!(!page.contains("Home"), "{page}");
