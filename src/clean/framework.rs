@@ -264,3 +264,101 @@ fn in_article(tree: &TagTree, id: usize) -> bool {
     }
     false
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean::Verdict;
+    use crate::page::build;
+
+    const ARTICLE: &str = "<html><head><title>Tide pools</title></head><body>\
+        <header><a href=/>Home</a> <a href=/news>News</a> <a href=/about>About us</a></header>\
+        <nav><ul><li><a href=/a>Birds</a></li><li><a href=/b>Moths</a></li></ul></nav>\
+        <div id=main><h1>Life in the tide pools</h1>\
+        <p>At low tide the rock pools of the north shore fill with anemones, crabs and small \
+        fish that wait for the sea to come back over them.</p>\
+        <p>The pools warm quickly in the sun, and the animals living there have learned to \
+        survive heat, salt and the beaks of hungry gulls every single day.</p>\
+        <div class=share><a href=/s1>Share on a social site</a></div>\
+        <p>Visitors should step only on bare rock and put back every stone they lift, so that \
+        the creatures beneath it are not left to dry out.</p></div>\
+        <aside><h3>Related</h3><a href=/r1>Salt marsh walk</a> <a href=/r2>Lichens</a></aside>\
+        <footer>Copyright 2024 Fieldnotes. All rights reserved.</footer></body></html>";
+
+    #[test]
+    fn topic_page_keeps_paragraphs_and_drops_boilerplate() {
+        let tree = build(ARTICLE);
+        let c = Framework::default().clean(&tree);
+        assert_eq!(c.page_type, PageType::Topic);
+        assert_eq!(c.title, "Tide pools");
+        let text = &c.topic_text;
+        assert!(text.contains("At low tide the rock pools"), "{text}");
+        assert!(text.contains("put back every stone"), "{text}");
+        for boiler in ["Home", "Birds", "Share on", "Salt marsh", "Copyright"] {
+            assert!(!text.contains(boiler), "{boiler} kept in {text}");
+        }
+        // The topic root is the div holding the paragraphs; its children are the paragraphs.
+        let root = c.topic_root.expect("a topic root");
+        assert_eq!(&*tree.node(root).label, "div#main");
+        assert_eq!(c.paragraphs.len(), 3, "{:?}", c.paragraphs);
+        let nav = tree.nodes.iter().position(|n| &*n.tag == "nav").unwrap();
+        assert_eq!(c.decisions[nav].verdict, Verdict::Dropped);
+    }
+
+    #[test]
+    fn hub_page_keeps_its_central_links() {
+        let mut html = String::from(
+            "<body><nav class=menu><a href=/>Home</a> <a href=/x>Shop</a></nav><ul id=list>",
+        );
+        for i in 0..12 {
+            html.push_str(&format!(
+                "<li><a href=/p{i}>Story number {i} about the harbour ferry timetable</a></li>"
+            ));
+        }
+        html.push_str("</ul><footer>Contact the editors</footer></body>");
+        let tree = build(&html);
+        let c = Framework::default().clean(&tree);
+        assert_eq!(c.page_type, PageType::Hub);
+        assert!(c.topic_text.contains("Story number 0"), "{}", c.topic_text);
+        assert!(c.topic_text.contains("Story number 11"), "{}", c.topic_text);
+        assert!(!c.topic_text.contains("Shop"), "{}", c.topic_text);
+        assert!(!c.topic_text.contains("Contact"), "{}", c.topic_text);
+    }
+
+    #[test]
+    fn image_page_keeps_images_with_their_text() {
+        let html = "<body><nav><a href=/>Home</a></nav><div class=gallery>\
+            <figure><img src=a.jpg alt='Heron at dawn'><figcaption>A heron</figcaption></figure>\
+            <figure><img src=b.jpg alt='Salt marsh'><figcaption>The marsh</figcaption></figure>\
+            <figure><img src=c.jpg alt='Low tide'><figcaption>Low tide</figcaption></figure>\
+            </div></body>";
+        let tree = build(html);
+        let c = Framework::default().clean(&tree);
+        assert_eq!(c.page_type, PageType::Image);
+        assert!(c.topic_text.contains("Heron at dawn"), "{}", c.topic_text);
+        assert!(c.topic_text.contains("The marsh"), "{}", c.topic_text);
+        assert!(!c.topic_text.contains("Home"), "{}", c.topic_text);
+    }
+
+    #[test]
+    fn hidden_text_and_scripts_never_show() {
+        let html = "<body><div><p>Visible words of the article that a reader can see on \
+            the page and that make up its topic content for the index.</p>\
+            <p style='display: none'>secret hidden promotion text</p>\
+            <script>var x = 'script text';</script><style>p { color: red }</style>\
+            <p>More visible words follow here so the block is long enough to be content.</p>\
+            </div></body>";
+        let c = Framework::default().clean(&build(html));
+        assert!(c.topic_text.contains("Visible words"), "{}", c.topic_text);
+        assert!(!c.topic_text.contains("secret"), "{}", c.topic_text);
+        assert!(!c.topic_text.contains("script text"), "{}", c.topic_text);
+        assert!(!c.topic_text.contains("color"), "{}", c.topic_text);
+    }
+
+    #[test]
+    fn empty_page_gives_empty_content() {
+        let c = Framework::default().clean(&build(""));
+        assert!(c.topic_text.is_empty());
+        assert_eq!(c.page_type, PageType::Topic);
+    }
+}

@@ -552,3 +552,59 @@ fn json_ld_article_body(raw: &str) -> Option<String> {
     }
     best.map(str::to_string)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn containers_weighty_tags_and_counts() {
+        let tree = build(
+            "<html lang=en><head><title> A  page </title></head><body><div>\
+             <p>Plain words <b>bold words</b> here.</p>\
+             <p><a href=/x>link text only</a></p>\
+             <p><b><a href=/y>bold link</a></b> then four more words</p>\
+             <p><img src=i.png alt=pic></p></div></body></html>",
+        );
+        assert_eq!(tree.title, "A page");
+        assert_eq!(tree.lang.as_deref(), Some("en"));
+        let tags: Vec<&str> = tree.nodes.iter().map(|n| &*n.tag).collect();
+        assert_eq!(tags, ["body", "div", "p", "p", "p", "p"]);
+        let p = &tree.nodes;
+        assert_eq!(p[2].own.terms, 5);
+        assert_eq!(p[2].force, 1.5, "bold is weighty");
+        assert_eq!(p[3].own.anchor_terms, 3);
+        assert_eq!(p[3].block_type, PageType::Hub);
+        assert_eq!(p[4].force, 0.0, "bold around a link is pseudo-weighty");
+        assert_eq!(p[5].block_type, PageType::Image);
+        assert_eq!(p[1].subtree.terms, 5 + 3 + 6);
+        assert_eq!(p[1].subtree.links, 2);
+    }
+
+    #[test]
+    fn noscript_fallback_and_json_ld() {
+        let tree = build(
+            "<head><script type='application/ld+json'>{\"@type\":\"NewsArticle\",\
+             \"articleBody\":\"The body text.\"}</script></head><body><div id=app></div>\
+             <noscript><div><p>Rendered for crawlers: the whole post with enough words to \
+             count as a page, one two three four five six seven eight nine ten eleven twelve \
+             thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty twenty-one \
+             twenty-two twenty-three twenty-four twenty-five twenty-six twenty-seven \
+             twenty-eight twenty-nine thirty thirty-one thirty-two.</p></div></noscript></body>",
+        );
+        assert_eq!(tree.json_ld_body.as_deref(), Some("The body text."));
+        assert!(
+            tree.all_text().contains("Rendered for crawlers"),
+            "{}",
+            tree.all_text()
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_capped() {
+        let html = format!("{}deep text{}", "<div>".repeat(5000), "</div>".repeat(5000));
+        let tree = build(&html);
+        assert!(tree.nodes.len() <= MAX_DEPTH + 2, "{}", tree.nodes.len());
+        assert!(tree.all_text().contains("deep text"));
+    }
+}
