@@ -155,8 +155,9 @@ impl Extraction {
             .unwrap_or_else(|| detect_language(&self.cleaned.topic_text))
     }
 
-    /// The feature vector (Formula 2) of the blocks kept in the topic content.
-    pub fn topic_features(&self) -> FeatureVector {
+    /// The feature vector (Formula 2) of the blocks kept in the topic content, with the terms
+    /// of `lang`.
+    pub fn topic_features(&self, lang: Language) -> FeatureVector {
         let kept = self
             .cleaned
             .decisions
@@ -169,7 +170,7 @@ impl Extraction {
             kept,
             &self.cleaned.weights,
             &Analyzer::new(),
-            self.language(),
+            lang,
         )
     }
 
@@ -180,6 +181,7 @@ impl Extraction {
         url: Option<&'a str>,
         cleaner: &'a str,
     ) -> ExtractReport<'a> {
+        let language = self.language();
         ExtractReport {
             input,
             url,
@@ -191,8 +193,8 @@ impl Extraction {
             topic_root: self.cleaned.topic_root.map(|r| self.block_report(r)),
             topic_content: &self.cleaned.topic_text,
             paragraphs: &self.cleaned.paragraphs,
-            language: self.language(),
-            features: self.topic_features().top(15),
+            language,
+            features: self.topic_features(language).top(15),
             blocks: (0..self.tree.nodes.len() as NodeId)
                 .map(|id| self.block_report(id))
                 .collect(),

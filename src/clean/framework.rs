@@ -77,18 +77,19 @@ impl Cleaner for Framework {
             PageType::Hub | PageType::Image => link_area,
         };
         let mut decisions = vec![Decision::outside(); tree.nodes.len()];
-        for id in tree.descendants(topic_root) {
+        let under_root = tree.descendants(topic_root);
+        for &id in &under_root {
             decisions[id as usize] = self.decide(tree, id, topic_root, page_type, &noise);
         }
         // A block dropped takes its whole subtree with it (parents come first in the order).
-        for id in tree.descendants(topic_root).into_iter().skip(1) {
+        for &id in &under_root[1..] {
             let parent = tree.node(id).parent.unwrap_or(topic_root);
             if !decisions[parent as usize].is_kept() && decisions[id as usize].is_kept() {
                 decisions[id as usize] = Decision::dropped("inside a dropped block");
             }
         }
         if page_type == PageType::Topic {
-            self.drop_lead(tree, topic_root, &mut decisions);
+            self.drop_lead(tree, &under_root, &mut decisions);
         }
         let rendered = render(tree, topic_root, page_type == PageType::Image, &|id| {
             decisions[id as usize].show()
@@ -108,14 +109,14 @@ impl Cleaner for Framework {
 impl Framework {
     /// Drops the short blocks that lead the topic text (headline, dateline, byline): the text
     /// starts at the first block of `lead_block_terms` terms or more.
-    fn drop_lead(&self, tree: &TagTree, topic_root: NodeId, decisions: &mut [Decision]) {
+    fn drop_lead(&self, tree: &TagTree, under_root: &[NodeId], decisions: &mut [Decision]) {
         let limit = self.params.lead_block_terms;
         if limit == 0 {
             return;
         }
         let mut lead = Vec::new();
         let mut lead_terms = 0;
-        for id in tree.descendants(topic_root) {
+        for &id in under_root {
             let own = tree.node(id).own;
             if !decisions[id as usize].is_kept() || own.terms == 0 {
                 continue;
