@@ -94,7 +94,11 @@ fn f1_does_not_go_down() {
             failures.extend(check_set(cleaner, set, recorded, base.tolerance));
         }
     }
-    assert!(failures.is_empty(), "quality gate:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "quality gate:\n{}",
+        failures.join("\n")
+    );
 }
 
 /// The bars of the cleaning issue, checked on the recorded figures themselves so the record

@@ -1,0 +1,619 @@
+//! End-to-end tests of the `docview` binary on `corpus-samples/`: `extract` in its three formats,
+//! standard input, several pages, errors, `eval` on the labelled samples, and `--help`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
+const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
+
+/// The hidden promo text on every Fieldnotes page, which must never reach the output.
+const HIDDEN_PROMO: &str = "best binoculars under 200 pounds";
+
+fn site_page(site: &str, file: &str) -> PathBuf {
+    Path::new(SAMPLES).join("sites").join(site).join(file)
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(DOCVIEW)
+        .args(args)
+        .output()
+        .expect("run docview")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Runs `docview extract` on `args` and returns its standard output; it must succeed.
+fn extract(args: &[&str]) -> String {
+    let mut all = vec!["extract"];
+    all.extend_from_slice(args);
+    let out = run(&all);
+    assert!(
+        out.status.success(),
+        "docview {all:?} failed: {}",
+        stderr(&out)
+    );
+    stdout(&out)
+}
+
+/// The ground truth of labelled page `id` (e.g. "0022").
+fn ground_truth(id: &str) -> Value {
+    let path = Path::new(SAMPLES)
+        .join("labelled/ground-truth")
+        .join(format!("{id}.json"));
+    let text = std::fs::read_to_string(&path).expect("read ground truth");
+    serde_json::from_str(&text).expect("ground truth is JSON")
+}
+
+/// The paragraphs of a page's reference main content (the first is the headline).
+fn reference_paragraphs(gt: &Value) -> Vec<String> {
+    gt["ground_truth"]["main_content"]
+        .as_str()
+        .expect("main_content")
+        .split("\n\n")
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .expect("array")
+        .iter()
+        .map(|s| s.as_str().expect("string").to_string())
+        .collect()
+}
+
+/// The one JSON report `docview extract --format json PAGE` prints.
+fn json_report(page: &Path) -> Value {
+    let out = extract(&["--format", "json", page.to_str().unwrap()]);
+    let lines: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "one JSON line per page: {out}");
+    serde_json::from_str(lines[0]).expect("JSON report")
+}
+
+/// Undoes the character references an HTML serializer may write for text.
+fn unescape_html(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&nbsp;", "\u{a0}")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn extract_text_of_a_fieldnotes_article() {
+    let gt = ground_truth("0022");
+    let first = &reference_paragraphs(&gt)[1];
+    let text = extract(&[site_page("fieldnotes", "dawn-chorus.html")
+        .to_str()
+        .unwrap()]);
+    assert!(
+        text.contains(first.as_str()),
+        "first paragraph {first:?} missing from:\n{text}"
+    );
+    for snippet in strings(&gt["ground_truth"]["with"]) {
+        assert!(
+            text.contains(&snippet),
+            "`with` snippet {snippet:?} missing"
+        );
+    }
+    for snippet in strings(&gt["ground_truth"]["without"]) {
+        assert!(
+            !text.contains(&snippet),
+            "`without` snippet {snippet:?} in:\n{text}"
+        );
+    }
+    assert!(!text.contains(HIDDEN_PROMO));
+}
+
+#[test]
+fn hidden_promo_never_appears_on_any_fieldnotes_page() {
+    let dir = Path::new(SAMPLES).join("sites/fieldnotes");
+    let mut pages: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("read fieldnotes")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    pages.sort();
+    assert!(pages.len() >= 10);
+    for format in ["text", "json", "html"] {
+        let mut args = vec!["--format", format];
+        args.extend(pages.iter().map(|p| p.to_str().unwrap()));
+        let out = extract(&args);
+        if format == "json" {
+            // Block reports carry no text, so only the topic content and paragraphs matter.
+            for line in out.lines() {
+                let report: Value = serde_json::from_str(line).expect("JSON line");
+                let topic = report["topic_content"].as_str().unwrap();
+                assert!(!topic.contains(HIDDEN_PROMO), "{}", report["input"]);
+                for p in strings(&report["paragraphs"]) {
+                    assert!(!p.contains(HIDDEN_PROMO), "{}", report["input"]);
+                }
+            }
+        } else {
+            assert!(
+                !out.contains(HIDDEN_PROMO),
+                "hidden promo text in --format {format}"
+            );
+        }
+    }
+}
+
+#[test]
+fn extract_gb2312_article() {
+    let gt = ground_truth("0002");
+    let paras = reference_paragraphs(&gt);
+    let page = site_page("lanting-news", "bridge.html");
+    let text = extract(&[page.to_str().unwrap()]);
+    // A whole sentence of the second body paragraph, decoded from GB2312.
+    let sentence = paras[2].split('。').next().unwrap().to_string() + "。";
+    assert!(sentence.chars().count() > 10, "short sentence {sentence:?}");
+    assert!(
+        text.contains(&sentence),
+        "{sentence:?} missing from:\n{text}"
+    );
+    for snippet in strings(&gt["ground_truth"]["with"]) {
+        assert!(
+            text.contains(&snippet),
+            "`with` snippet {snippet:?} missing"
+        );
+    }
+    assert!(
+        !text.contains('\u{FFFD}'),
+        "replacement characters:\n{text}"
+    );
+
+    let report = json_report(&page);
+    let charset = report["charset"].as_str().unwrap();
+    assert!(
+        charset == "GBK" || charset.eq_ignore_ascii_case("gb18030"),
+        "charset {charset}"
+    );
+    assert_eq!(report["charset_source"], "metatag");
+}
+
+#[test]
+fn utf8_page_declaring_gb2312_is_read_as_utf8() {
+    // old-street.html declares gb2312 but its bytes are UTF-8.
+    let gt = ground_truth("0008");
+    let first = &reference_paragraphs(&gt)[1];
+    let page = site_page("lanting-news", "old-street.html");
+    let report = json_report(&page);
+    assert_eq!(report["charset"], "UTF-8");
+    assert_eq!(report["charset_source"], "utf8valid");
+    let sentence = first.split('。').next().unwrap();
+    assert!(
+        report["topic_content"].as_str().unwrap().contains(sentence),
+        "{sentence:?} missing"
+    );
+}
+
+#[test]
+fn json_report_of_an_article() {
+    let page = site_page("fieldnotes", "dawn-chorus.html");
+    let report = json_report(&page);
+    for key in [
+        "input",
+        "url",
+        "cleaner",
+        "charset",
+        "charset_source",
+        "page_type",
+        "title",
+        "topic_root",
+        "topic_content",
+        "paragraphs",
+        "language",
+        "features",
+        "blocks",
+    ] {
+        assert!(report.get(key).is_some(), "no {key} in the JSON report");
+    }
+    assert_eq!(report["input"], page.to_str().unwrap());
+    assert_eq!(report["cleaner"], "framework");
+    assert_eq!(report["page_type"], "topic");
+    assert!(report["topic_root"].is_object());
+
+    let blocks = report["blocks"].as_array().expect("blocks");
+    assert!(!blocks.is_empty());
+    let mut kept = 0;
+    for block in blocks {
+        for key in [
+            "id",
+            "parent",
+            "label",
+            "depth",
+            "type",
+            "weight",
+            "force",
+            "terms",
+            "anchor_terms",
+            "links",
+            "images",
+            "hint",
+            "hidden",
+            "verdict",
+            "reason",
+        ] {
+            assert!(block.get(key).is_some(), "no {key} in block {block}");
+        }
+        let verdict = block["verdict"].as_str().expect("verdict");
+        assert!(
+            ["kept", "text_dropped", "dropped"].contains(&verdict),
+            "verdict {verdict}"
+        );
+        if verdict == "kept" {
+            kept += 1;
+            let reason = block["reason"].as_str().expect("reason");
+            assert!(
+                !reason.trim().is_empty(),
+                "kept block without reason: {block}"
+            );
+        }
+    }
+    assert!(kept > 0, "no kept block");
+    // The hidden promo block is reported as hidden and not kept.
+    assert!(
+        blocks
+            .iter()
+            .any(|b| b["hidden"] == true && b["verdict"] != "kept"),
+        "the display:none block is not reported hidden and dropped"
+    );
+}
+
+#[test]
+fn json_url_is_reported() {
+    let page = site_page("fieldnotes", "dawn-chorus.html");
+    let url = "http://www.fieldnotes.example/2021/04/what-the-dawn-chorus-is-saying/";
+    let out = extract(&["--format", "json", "--url", url, page.to_str().unwrap()]);
+    let report: Value = serde_json::from_str(out.trim()).expect("JSON");
+    assert_eq!(report["url"], url);
+}
+
+#[test]
+fn json_page_types_of_articles() {
+    for (site, file) in [
+        ("fieldnotes", "dawn-chorus.html"),
+        ("fieldnotes", "moths.html"),
+        ("harbor-gazette", "ferry.html"),
+        ("lanting-news", "bridge.html"),
+        ("xinyu-daily", "night-market.html"),
+    ] {
+        let report = json_report(&site_page(site, file));
+        assert_eq!(report["page_type"], "topic", "{site}/{file}");
+    }
+}
+
+// The section index pages of the four sites are listings (hub pages), but the framework
+// cleaner currently calls all four "topic": see the report that came with these tests.
+#[test]
+#[ignore = "the framework cleaner calls every sample index page topic, not hub"]
+fn json_page_type_of_index_pages_is_hub() {
+    for site in [
+        "lanting-news",
+        "harbor-gazette",
+        "fieldnotes",
+        "xinyu-daily",
+    ] {
+        let report = json_report(&site_page(site, "index.html"));
+        assert_eq!(report["page_type"], "hub", "{site}/index.html");
+    }
+}
+
+#[test]
+fn json_prints_one_line_per_page() {
+    let a = site_page("fieldnotes", "dawn-chorus.html");
+    let b = site_page("harbor-gazette", "ferry.html");
+    let out = extract(&["--format", "json", a.to_str().unwrap(), b.to_str().unwrap()]);
+    let reports: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(reports.len(), 2);
+    assert_eq!(reports[0]["input"], a.to_str().unwrap());
+    assert_eq!(reports[1]["input"], b.to_str().unwrap());
+}
+
+#[test]
+fn extract_html_format() {
+    let gt = ground_truth("0022");
+    let first = &reference_paragraphs(&gt)[1];
+    let html = extract(&[
+        "--format",
+        "html",
+        site_page("fieldnotes", "dawn-chorus.html")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert!(
+        html.starts_with("<!DOCTYPE html>"),
+        "starts with {:?}",
+        &html[..html.len().min(80)]
+    );
+    let text = unescape_html(&html);
+    assert!(text.contains(first.as_str()), "first paragraph missing");
+    // Navigation, footer, share tools, cookie banner and the hidden promo stay out.
+    for boilerplate in [
+        "Photo essays",
+        "Advertise with us",
+        "All rights reserved",
+        "Share this:",
+        "Support us",
+        HIDDEN_PROMO,
+    ] {
+        assert!(
+            !text.contains(boilerplate),
+            "{boilerplate:?} in the topic content page"
+        );
+    }
+}
+
+#[test]
+fn extract_from_stdin() {
+    let path = site_page("fieldnotes", "dawn-chorus.html");
+    let bytes = std::fs::read(&path).expect("read page");
+    let mut child = Command::new(DOCVIEW)
+        .args(["extract", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn docview");
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes).expect("write stdin"));
+    let out = child.wait_with_output().expect("docview output");
+    writer.join().unwrap();
+    assert!(out.status.success(), "stdin: {}", stderr(&out));
+    let from_stdin = stdout(&out);
+    let from_file = extract(&[path.to_str().unwrap()]);
+    assert!(!from_stdin.trim().is_empty());
+    assert_eq!(from_stdin, from_file);
+}
+
+#[test]
+fn extract_gzip_page() {
+    // The labelled copy is the gzip of the page's bytes: same output as the page itself.
+    let gz = Path::new(SAMPLES).join("labelled/html/0002.html.gz");
+    let plain = site_page("lanting-news", "bridge.html");
+    assert_eq!(
+        extract(&[gz.to_str().unwrap()]),
+        extract(&[plain.to_str().unwrap()])
+    );
+}
+
+#[test]
+fn several_pages_get_headers() {
+    let a = site_page("fieldnotes", "dawn-chorus.html");
+    let b = site_page("lanting-news", "bridge.html");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let out = extract(&[a, b]);
+    let ha = format!("==> {a} <==");
+    let hb = format!("==> {b} <==");
+    let pa = out.find(&ha).expect("header of the first page");
+    let pb = out.find(&hb).expect("header of the second page");
+    assert!(pa < pb);
+    assert!(out.starts_with(&ha));
+    // A single page has no header.
+    assert!(!extract(&[a]).contains("==> "));
+}
+
+#[test]
+fn missing_file_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("no-such-page.html");
+    let out = run(&["extract", missing.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(missing.to_str().unwrap()),
+        "stderr does not name the path: {err}"
+    );
+    assert!(err.starts_with("docview: "), "{err}");
+}
+
+#[test]
+fn empty_file_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let empty = dir.path().join("empty.html");
+    std::fs::write(&empty, b"").unwrap();
+    let out = run(&["extract", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(empty.to_str().unwrap()),
+        "stderr does not name the path: {err}"
+    );
+    assert!(stdout(&out).trim().is_empty());
+}
+
+#[test]
+fn one_bad_page_among_good_ones() {
+    // The good page is still printed; the bad one is named; the exit code is 1.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let missing = dir.path().join("gone.html");
+    let good = site_page("fieldnotes", "dawn-chorus.html");
+    let out = run(&["extract", good.to_str().unwrap(), missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains(missing.to_str().unwrap()));
+    assert!(stdout(&out).contains("At a quarter to five in late April"));
+}
+
+#[test]
+fn binary_file_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let png = dir.path().join("photo.png");
+    let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    bytes.extend((0u32..2000).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8));
+    std::fs::write(&png, bytes).unwrap();
+    let out = run(&["extract", png.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains(png.to_str().unwrap()));
+}
+
+/// The scores of one row of the eval table: (pages, precision, recall, F1).
+fn table_row(table: &str, name: &str) -> Option<(usize, f64, f64, f64)> {
+    table.lines().find_map(|line| {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        if cols.len() == 5 && cols[0] == name {
+            Some((
+                cols[1].parse().ok()?,
+                cols[2].parse().ok()?,
+                cols[3].parse().ok()?,
+                cols[4].parse().ok()?,
+            ))
+        } else {
+            None
+        }
+    })
+}
+
+#[test]
+fn eval_on_the_labelled_samples() {
+    let set = Path::new(SAMPLES).join("labelled");
+    let ids: Vec<String> = {
+        let mut ids: Vec<String> = std::fs::read_dir(set.join("ground-truth"))
+            .expect("ground-truth dir")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids.len(), 34);
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pred = dir.path().join("pred.jsonl");
+    let report = dir.path().join("report.json");
+    let out = run(&[
+        "eval",
+        set.to_str().unwrap(),
+        "--by-type",
+        "--out",
+        pred.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success(), "eval failed: {}", stderr(&out));
+    let table = stdout(&out);
+
+    let (pages, precision, recall, f1) =
+        table_row(&table, "all").unwrap_or_else(|| panic!("no `all` row in:\n{table}"));
+    assert_eq!(pages, ids.len(), "{table}");
+    for score in [precision, recall, f1] {
+        assert!((0.0..=1.0).contains(&score), "{table}");
+    }
+    assert!(f1 >= 0.80, "overall F1 {f1} below 0.80:\n{table}");
+    // --by-type: a row per page type, the pages adding up to the whole set.
+    let mut typed = 0;
+    for page_type in ["article", "listing", "gallery"] {
+        let (n, _, _, f1) =
+            table_row(&table, page_type).unwrap_or_else(|| panic!("no {page_type} row"));
+        assert!((0.0..=1.0).contains(&f1));
+        typed += n;
+    }
+    assert_eq!(typed, ids.len(), "{table}");
+
+    let text = std::fs::read_to_string(&pred).expect("predictions file");
+    let mut seen: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).expect("prediction line is JSON");
+            assert!(v["main_content"].is_string(), "{line}");
+            v["file_id"].as_str().expect("file_id").to_string()
+        })
+        .collect();
+    assert_eq!(seen.len(), ids.len(), "one prediction per labelled page");
+    seen.sort();
+    assert_eq!(seen, ids);
+
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("report file"))
+            .expect("report is JSON");
+    assert!(report.is_object());
+}
+
+#[test]
+fn help_mentions_every_flag() {
+    let cases: [(&[&str], &[&str]); 3] = [
+        (&["--help"], &["extract", "eval", "--help", "--version"]),
+        (
+            &["extract", "--help"],
+            &[
+                "PAGE",
+                "--url",
+                "--format",
+                "--cleaner",
+                "--charset",
+                "--help",
+            ],
+        ),
+        (
+            &["eval", "--help"],
+            &[
+                "SET",
+                "--by-type",
+                "--out",
+                "--report",
+                "--cleaner",
+                "--threads",
+                "--help",
+            ],
+        ),
+    ];
+    for (args, flags) in cases {
+        let out = run(args);
+        assert!(out.status.success(), "docview {args:?}: {}", stderr(&out));
+        let help = stdout(&out);
+        for flag in flags {
+            assert!(
+                help.contains(flag),
+                "docview {args:?} does not mention {flag}"
+            );
+        }
+    }
+    let format_help = stdout(&run(&["extract", "--help"]));
+    for value in ["text", "json", "html"] {
+        assert!(format_help.contains(value), "--format value {value}");
+    }
+}
+
+#[test]
+fn bad_arguments_fail() {
+    assert!(!run(&[]).status.success());
+    assert!(!run(&["extract"]).status.success());
+    assert!(
+        !run(&["extract", "--format", "xml", "x.html"])
+            .status
+            .success()
+    );
+    assert!(
+        !run(&["extract", "--cleaner", "nope", "x.html"])
+            .status
+            .success()
+    );
+    let a = site_page("fieldnotes", "dawn-chorus.html");
+    let out = run(&[
+        "extract",
+        "--url",
+        "http://x.example/",
+        a.to_str().unwrap(),
+        a.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+}
