@@ -15,6 +15,26 @@
 //! - [`clean`]: the [`clean::Cleaner`] trait and the framework's cleaner.
 //! - [`extract`]: one page through decoding, the tag tree and a cleaner.
 //! - [`eval`]: scoring a cleaner against a labelled corpus.
+//!
+//! Cleaning one page:
+//!
+//! ```
+//! use docview::clean::Framework;
+//! use docview::extract::extract_page;
+//! use docview::page::PageType;
+//!
+//! let html = b"<html><head><title>Tides</title></head><body>\
+//!     <nav><a href='/'>Home</a> <a href='/news'>News</a></nav>\
+//!     <article><p>Twice a day the sea withdraws from the bay and leaves pools full of \
+//!     anemones, crabs and small fish among the rocks of the north shore.</p>\
+//!     <p>Visitors should step only on bare rock and put back every stone they lift.</p>\
+//!     </article><footer>Copyright 2024</footer></body></html>";
+//! let page = extract_page(html, None, "tides.html", &Framework::default())?;
+//! assert_eq!(page.cleaned.page_type, PageType::Topic);
+//! assert!(page.cleaned.topic_text.contains("anemones, crabs"));
+//! assert!(!page.cleaned.topic_text.contains("Copyright"));
+//! # Ok::<(), docview::Error>(())
+//! ```
 
 pub mod clean;
 pub mod error;
