@@ -15,6 +15,7 @@
 //! - [`clean`]: the [`clean::Cleaner`] trait and the framework's cleaner.
 //! - [`extract`]: one page through decoding, the tag tree and a cleaner.
 //! - [`eval`]: scoring a cleaner against a labelled corpus.
+//! - [`output`]: writing output files atomically.
 //!
 //! Cleaning one page:
 //!
@@ -42,6 +43,7 @@ pub mod eval;
 pub mod extract;
 pub mod input;
 pub mod measure;
+pub mod output;
 pub mod page;
 pub mod text;
 

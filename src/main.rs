@@ -1,7 +1,7 @@
 //! The `docview` command: a thin layer of clap commands over the docview library.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -10,6 +10,7 @@ use docview::clean::{CLEANERS, cleaner_by_name, topic_content_page};
 use docview::eval::{load_set, run_eval};
 use docview::extract::extract_page;
 use docview::input::read_page_bytes;
+use docview::output::write_atomically;
 
 /// docview: a search-engine indexing preprocessor. It cleans crawled pages down to their topic
 /// content (dropping navigation, ads, footers and other boilerplate), following the framework of
@@ -181,23 +182,10 @@ fn eval(args: EvalArgs) -> Result<()> {
         eprintln!("predictions written to {}", out.display());
     }
     if let Some(path) = &args.report {
-        write_json_atomically(path, &report)?;
+        write_atomically(path, |out| {
+            serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)
+        })?;
         eprintln!("report written to {}", path.display());
     }
-    Ok(())
-}
-
-/// Writes `value` as JSON to a temporary file beside `path`, then renames it into place, so a
-/// crash never leaves half a report.
-fn write_json_atomically(path: &Path, value: &impl serde::Serialize) -> Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    serde_json::to_writer_pretty(&mut tmp, value)?;
-    tmp.persist(path)
-        .with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }

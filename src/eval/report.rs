@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::Path;
 
 use serde::Serialize;
@@ -133,30 +133,20 @@ impl EvalReport {
             let reason = "predictions were not kept (run the evaluation with keep_predictions)";
             return Err(Error::bad_input(path.display().to_string(), reason));
         }
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
-        self.write_lines(tmp.as_file_mut())
-            .and_then(|()| tmp.as_file().sync_all())
-            .map_err(|e| Error::io(tmp.path(), e))?;
-        tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
-        Ok(())
+        crate::output::write_atomically(path, |out| self.write_lines(out))
     }
 
-    fn write_lines(&self, file: &mut std::fs::File) -> std::io::Result<()> {
-        let mut out = BufWriter::new(file);
+    fn write_lines(&self, out: &mut impl Write) -> std::io::Result<()> {
         for page in &self.pages {
             let line = PredictionLine {
                 file_id: &page.file_id,
                 main_content: page.predicted.as_deref().unwrap_or_default(),
                 error: page.error.as_deref(),
             };
-            serde_json::to_writer(&mut out, &line)?;
+            serde_json::to_writer(&mut *out, &line)?;
             out.write_all(b"\n")?;
         }
-        out.flush()
+        Ok(())
     }
 }
 

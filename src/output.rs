@@ -1,0 +1,54 @@
+//! Writing output files so that a crash never leaves one half-written: the content goes to a
+//! temporary file in the same folder, is synced, and is renamed over the target.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use crate::{Error, Result};
+
+/// Writes `path` atomically: `write` fills a buffered temporary file beside it, which replaces
+/// `path` only once it is complete and synced.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<&mut File>) -> std::io::Result<()>,
+) -> Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    let filled = {
+        let mut out = BufWriter::new(tmp.as_file_mut());
+        write(&mut out).and_then(|()| out.flush())
+    };
+    filled
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| Error::io(tmp.path(), e))?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_the_file_only_when_complete() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.txt");
+        write_atomically(&path, |w| w.write_all(b"first")).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first");
+        let failed = write_atomically(&path, |w| {
+            w.write_all(b"half")?;
+            Err(std::io::Error::other("crash"))
+        });
+        assert!(failed.is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temp file left"
+        );
+    }
+}
