@@ -3,8 +3,8 @@
 //! headings; images keep their alt text. Two pages of one template give topic content pages of
 //! one template.
 
-use super::{Cleaned, Verdict};
-use crate::page::{Item, NodeId, TagTree};
+use super::Cleaned;
+use crate::page::{Item, NodeId, Show, TagTree};
 
 /// The topic content page of a cleaned page, as a standalone UTF-8 HTML document.
 pub fn topic_content_page(tree: &TagTree, cleaned: &Cleaned) -> String {
@@ -28,11 +28,11 @@ fn write_blocks(tree: &TagTree, cleaned: &Cleaned, root: NodeId, out: &mut Strin
         out.push_str(tag);
         out.push('>');
     };
-    match cleaned.decisions[root as usize].verdict {
-        Verdict::Dropped => return,
-        v => {
+    match cleaned.decisions[root as usize].show() {
+        Show::Nothing => return,
+        show => {
             open(root, out);
-            stack.push((root, v == Verdict::Kept, 0));
+            stack.push((root, show == Show::All, 0));
         }
     }
     let mut heading = 0u8;
@@ -64,11 +64,11 @@ fn write_blocks(tree: &TagTree, cleaned: &Cleaned, root: NodeId, out: &mut Strin
                 out.push_str("\">");
             }
             Item::Child(child) => {
-                let verdict = cleaned.decisions[child as usize].verdict;
-                if !tree.node(child).hidden && verdict != Verdict::Dropped {
+                let show = cleaned.decisions[child as usize].show();
+                if !tree.node(child).hidden && show != Show::Nothing {
                     close_heading(&mut heading, out);
                     open(child, out);
-                    stack.push((child, verdict == Verdict::Kept, 0));
+                    stack.push((child, show == Show::All, 0));
                 }
             }
             _ => {}
