@@ -381,10 +381,9 @@ impl Builder {
                 })
             }
             Role::Anchor => {
-                if let Some(href) = el.attr("href") {
+                if el.attr("href").is_some() {
                     let cur = self.current() as usize;
                     self.tree.nodes[cur].own.links += 1;
-                    self.tree.links.push(href.trim().to_string());
                     self.anchors += 1;
                     Some(Exit::Anchor)
                 } else {

@@ -191,8 +191,6 @@ pub struct TagTree {
     pub lang: Option<String>,
     /// The longest `articleBody` of the page's JSON-LD, if any.
     pub json_ld_body: Option<String>,
-    /// The `href` of each link, by order of appearance (anchor items do not point here yet).
-    pub links: Vec<String>,
 }
 
 impl TagTree {
