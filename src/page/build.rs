@@ -190,52 +190,46 @@ impl Builder {
         if let Some(lang) = root.value().attr("lang") {
             self.tree.lang = Some(lang.trim().to_string());
         }
-        let mut best_body: Option<String> = None;
-        for node in dom.tree.root().descendants() {
-            let Some(el) = node.value().as_element() else {
-                continue;
-            };
-            match el.name() {
-                "title" if self.tree.title.is_empty() => {
-                    let mut t = String::new();
-                    for c in node.children() {
-                        if let Some(text) = c.value().as_text() {
-                            push_folded(&mut t, text);
-                        }
-                    }
-                    self.tree.title = t.trim().to_string();
+        let head = root
+            .children()
+            .find(|c| c.value().as_element().is_some_and(|e| e.name() == "head"));
+        for node in head.iter().flat_map(|h| h.descendants()) {
+            match node.value().as_element().map(|e| e.name()) {
+                Some("title") if self.tree.title.is_empty() => {
+                    let mut title = String::new();
+                    push_folded(&mut title, &child_text(node));
+                    self.tree.title = title.trim().to_string();
                 }
-                "script"
-                    if el
-                        .attr("type")
-                        .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json")) =>
-                {
-                    let mut raw = String::new();
-                    for c in node.children() {
-                        if let Some(text) = c.value().as_text() {
-                            raw.push_str(text);
-                        }
-                    }
-                    if let Some(body) = json_ld_article_body(&raw)
-                        && best_body.as_ref().is_none_or(|b| b.len() < body.len())
-                    {
-                        best_body = Some(body);
-                    }
-                }
+                Some("script") => self.read_script(node),
                 _ => {}
             }
         }
-        self.tree.json_ld_body = best_body;
+    }
+
+    /// Keeps the longest JSON-LD `articleBody` of a `<script type="application/ld+json">`.
+    fn read_script(&mut self, node: NodeRef<'_, DomNode>) {
+        let is_json_ld = node.value().as_element().is_some_and(|e| {
+            e.attr("type")
+                .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json"))
+        });
+        if !is_json_ld {
+            return;
+        }
+        if let Some(body) = json_ld_article_body(&child_text(node))
+            && self
+                .tree
+                .json_ld_body
+                .as_ref()
+                .is_none_or(|b| b.len() < body.len())
+        {
+            self.tree.json_ld_body = Some(body);
+        }
     }
 
     /// Keeps the markup of a `<noscript>` element for the fallback of [`build`].
     fn read_noscript(&mut self, node: NodeRef<'_, DomNode>) {
-        for c in node.children() {
-            if let Some(text) = c.value().as_text() {
-                self.noscript.push_str(text);
-                self.noscript.push('\n');
-            }
-        }
+        self.noscript.push_str(&child_text(node));
+        self.noscript.push('\n');
     }
 
     fn current(&self) -> NodeId {
@@ -314,6 +308,8 @@ impl Builder {
                     DomNode::Element(el) => {
                         if el.name() == "noscript" {
                             self.read_noscript(node);
+                        } else if el.name() == "script" {
+                            self.read_script(node);
                         } else if let Some(exit) = self.enter(el) {
                             stack.push(Step::Exit(exit));
                             stack.extend(node.children().rev().map(Step::Enter));
@@ -495,6 +491,17 @@ fn sum_subtrees(nodes: &mut [Node]) {
     }
 }
 
+/// The text children of a DOM node, concatenated (the raw text of a title, script or noscript).
+fn child_text(node: NodeRef<'_, DomNode>) -> String {
+    let mut text = String::new();
+    for c in node.children() {
+        if let Some(t) = c.value().as_text() {
+            text.push_str(t);
+        }
+    }
+    text
+}
+
 /// Appends `text` to `out` with runs of whitespace folded to one space.
 fn push_folded(out: &mut String, text: &str) {
     let mut space = out.ends_with(' ') || out.is_empty();
@@ -597,6 +604,17 @@ mod tests {
             "{}",
             tree.all_text()
         );
+    }
+
+    #[test]
+    fn json_ld_in_the_body_counts_and_the_longest_body_wins() {
+        let tree = build(
+            "<head><title>T</title><script type=application/ld+json>{\"articleBody\":\"short\"}\
+             </script></head><body><p>text</p><script type='application/LD+JSON'>\
+             [{\"@graph\":[{\"articleBody\":\"the longer body\"}]}]</script></body>",
+        );
+        assert_eq!(tree.json_ld_body.as_deref(), Some("the longer body"));
+        assert!(!tree.all_text().contains("articleBody"));
     }
 
     #[test]
