@@ -4,6 +4,7 @@ use ego_tree::NodeRef;
 use scraper::{Html, Node as DomNode};
 
 use super::hint::{Hint, hint_of};
+use super::nesting::{MAX_PARSE_DEPTH, cap_nesting};
 use super::{Counts, Item, MAX_DEPTH, Node, NodeId, PageType, Style, TagTree};
 use crate::text::count_tokens;
 
@@ -160,7 +161,7 @@ pub fn build(html: &str) -> TagTree {
 
 /// Builds the tree of one document; also returns the markup of its `<noscript>` elements.
 fn build_one(html: &str) -> (TagTree, String) {
-    let dom = Html::parse_document(html);
+    let dom = Html::parse_document(&cap_nesting(html, MAX_PARSE_DEPTH));
     let mut b = Builder {
         tree: TagTree::default(),
         open: Vec::new(),

@@ -1,0 +1,279 @@
+//! A guard in front of the HTML parser against pathological nesting.
+//!
+//! html5ever scans its stack of open elements for each `<p>`, `<li>` or `<div>` start tag (the
+//! "has an element in scope" checks of the HTML standard), so a page nesting 100,000 lists costs
+//! time quadratic in the depth: over a minute. Before parsing, [`cap_nesting`] measures the
+//! nesting with a light tag scan and, only when it passes [`MAX_PARSE_DEPTH`], removes the start
+//! and end tags of elements that would open deeper. Their text stays, in place. Ordinary pages
+//! (nesting in the tens) come back untouched and borrowed.
+
+use std::borrow::Cow;
+
+/// Elements may nest this deep before the parser sees them; deeper ones are unwrapped.
+pub const MAX_PARSE_DEPTH: usize = 1000;
+
+/// A tag found by the scan.
+struct Tag<'a> {
+    /// Byte range of the whole tag, `<` to `>` inclusive.
+    start: usize,
+    end: usize,
+    /// The element name as written (compared case-insensitively).
+    name: &'a str,
+    closing: bool,
+    self_closing: bool,
+}
+
+/// An element name lowercased into a small buffer; `None` for names longer than any listed here.
+fn lower(name: &str) -> Option<([u8; 8], usize)> {
+    let b = name.as_bytes();
+    if b.len() > 8 {
+        return None;
+    }
+    let mut buf = [0u8; 8];
+    for (d, s) in buf.iter_mut().zip(b) {
+        *d = s.to_ascii_lowercase();
+    }
+    Some((buf, b.len()))
+}
+
+/// Elements that never hold content, or whose end tag is optional and implied by a sibling: they
+/// do not build up the parser's stack, so they are not counted.
+fn counts_for_depth(name: &str) -> bool {
+    let Some((buf, len)) = lower(name) else {
+        return true;
+    };
+    !matches!(
+        &buf[..len],
+        b"area"
+            | b"base"
+            | b"br"
+            | b"col"
+            | b"embed"
+            | b"hr"
+            | b"img"
+            | b"input"
+            | b"link"
+            | b"meta"
+            | b"source"
+            | b"track"
+            | b"wbr"
+            | b"param"
+            | b"keygen"
+            | b"p"
+            | b"li"
+            | b"dt"
+            | b"dd"
+            | b"tr"
+            | b"td"
+            | b"th"
+            | b"tbody"
+            | b"thead"
+            | b"tfoot"
+            | b"option"
+            | b"optgroup"
+            | b"rb"
+            | b"rt"
+            | b"rp"
+            | b"rtc"
+            | b"colgroup"
+            | b"caption"
+            | b"html"
+            | b"head"
+            | b"body"
+    )
+}
+
+/// Elements whose content is raw text: the scan skips to their end tag.
+fn is_raw_text(name: &str) -> bool {
+    lower(name).is_some_and(|(buf, len)| {
+        matches!(
+            &buf[..len],
+            b"script"
+                | b"style"
+                | b"textarea"
+                | b"title"
+                | b"xmp"
+                | b"iframe"
+                | b"noembed"
+                | b"noframes"
+        )
+    })
+}
+
+/// Calls `f` with each tag of `html` in order, skipping comments, doctypes and raw text.
+fn for_each_tag<'a>(html: &'a str, mut f: impl FnMut(&Tag<'a>)) {
+    let bytes = html.as_bytes();
+    let mut i = 0;
+    while let Some(off) = find_lt(&bytes[i..]) {
+        let start = i + off;
+        let rest = &html[start..];
+        if rest.starts_with("<!--") {
+            i = rest.find("-->").map_or(bytes.len(), |e| start + e + 3);
+            continue;
+        }
+        let closing = rest.as_bytes().get(1) == Some(&b'/');
+        let name_at = start + 1 + closing as usize;
+        let name_len = bytes[name_at.min(bytes.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        if name_len == 0 || !bytes[name_at].is_ascii_alphabetic() {
+            // `<!DOCTYPE`, `<?xml`, a lone `<`: not an element tag.
+            i = start + 1;
+            continue;
+        }
+        let end = tag_end(bytes, name_at + name_len);
+        let tag = Tag {
+            start,
+            end,
+            name: &html[name_at..name_at + name_len],
+            closing,
+            self_closing: end >= 2 && bytes[end - 2] == b'/',
+        };
+        f(&tag);
+        i = end;
+        if !closing && is_raw_text(tag.name) {
+            i = raw_text_end(html, i, tag.name);
+        }
+    }
+}
+
+fn find_lt(bytes: &[u8]) -> Option<usize> {
+    memchr::memchr(b'<', bytes)
+}
+
+/// The end (exclusive) of a tag whose attributes start at `from`: after its `>`, minding quotes.
+fn tag_end(bytes: &[u8], from: usize) -> usize {
+    let mut k = from;
+    while let Some(off) = memchr::memchr3(b'>', b'"', b'\'', &bytes[k..]) {
+        let at = k + off;
+        match bytes[at] {
+            b'>' => return at + 1,
+            q => match memchr::memchr(q, &bytes[at + 1..]) {
+                Some(close) => k = at + 1 + close + 1,
+                None => return bytes.len(),
+            },
+        }
+    }
+    bytes.len()
+}
+
+/// Where the raw text of element `name` that starts at `from` ends: at its end tag.
+fn raw_text_end(html: &str, from: usize, name: &str) -> usize {
+    let hay = &html.as_bytes()[from..];
+    let mut k = 0;
+    while let Some(off) = find_lt(&hay[k..]) {
+        let at = k + off;
+        let tail = &hay[at..];
+        if tail.len() > name.len() + 1
+            && tail[1] == b'/'
+            && tail[2..2 + name.len()].eq_ignore_ascii_case(name.as_bytes())
+        {
+            return from + at;
+        }
+        k = at + 1;
+    }
+    html.len()
+}
+
+/// The deepest nesting of counted elements in `html`, by the tag scan.
+fn max_depth(html: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    for_each_tag(html, |t| {
+        if !counts_for_depth(t.name) || t.self_closing {
+            return;
+        }
+        if t.closing {
+            depth = depth.saturating_sub(1);
+        } else {
+            depth += 1;
+            max = max.max(depth);
+        }
+    });
+    max
+}
+
+/// `html` with elements nested deeper than `limit` unwrapped (their tags removed, their content
+/// kept); borrowed and unchanged when nothing nests that deep.
+pub fn cap_nesting(html: &str, limit: usize) -> Cow<'_, str> {
+    if max_depth(html) <= limit {
+        return Cow::Borrowed(html);
+    }
+    let mut out = String::with_capacity(html.len());
+    let mut copied = 0;
+    let mut depth = 0usize;
+    // Counted elements removed, still open: their end tags are removed too.
+    let mut removed: Vec<String> = Vec::new();
+    for_each_tag(html, |t| {
+        if !counts_for_depth(t.name) || t.self_closing {
+            return;
+        }
+        let drop = if t.closing {
+            match removed.iter().rposition(|n| n.eq_ignore_ascii_case(t.name)) {
+                Some(k) => {
+                    removed.remove(k);
+                    true
+                }
+                None => {
+                    depth = depth.saturating_sub(1);
+                    false
+                }
+            }
+        } else if depth >= limit {
+            removed.push(t.name.to_string());
+            true
+        } else {
+            depth += 1;
+            false
+        };
+        if drop {
+            out.push_str(&html[copied..t.start]);
+            copied = t.end;
+        }
+    });
+    out.push_str(&html[copied..]);
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinary_pages_are_untouched() {
+        let html = "<html><body><div><ul><li>a<li>b</ul><p>x<p>y</div>\
+                    <script>if (a<b) { '<div>' }</script><!-- <div> --></body></html>";
+        assert!(matches!(cap_nesting(html, 3), Cow::Borrowed(_)));
+        assert_eq!(max_depth(html), 2);
+    }
+
+    #[test]
+    fn deep_nesting_is_unwrapped_and_text_kept() {
+        let html = format!(
+            "{}deep{}",
+            "<div class=\"a>b\">".repeat(10),
+            "</div>".repeat(10)
+        );
+        let capped = cap_nesting(&html, 4);
+        assert_eq!(max_depth(&capped), 4);
+        assert_eq!(capped.matches("<div").count(), 4);
+        assert_eq!(capped.matches("</div>").count(), 4);
+        assert!(capped.contains("deep"));
+    }
+
+    #[test]
+    fn unclosed_and_truncated_tags_do_not_panic() {
+        for html in [
+            "<div",
+            "<",
+            "</",
+            "<div class='x",
+            "<!--",
+            "<script>",
+            "<<<>>>",
+            "é<é>",
+        ] {
+            let _ = cap_nesting(html, 1);
+        }
+    }
+}
