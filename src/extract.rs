@@ -158,6 +158,12 @@ impl Extraction {
     /// The feature vector (Formula 2) of the blocks kept in the topic content, with the terms
     /// of `lang`.
     pub fn topic_features(&self, lang: Language) -> FeatureVector {
+        self.topic_features_with(&Analyzer::new(), lang)
+    }
+
+    /// [`Extraction::topic_features`] with the terms of `analyzer` (which may hold a
+    /// collection's aggressive stop words).
+    pub fn topic_features_with(&self, analyzer: &Analyzer, lang: Language) -> FeatureVector {
         let kept = self
             .cleaned
             .decisions
@@ -165,13 +171,7 @@ impl Extraction {
             .enumerate()
             .filter(|(_, d)| d.verdict == Verdict::Kept)
             .map(|(i, _)| i as NodeId);
-        feature_vector(
-            &self.tree,
-            kept,
-            &self.cleaned.weights,
-            &Analyzer::new(),
-            lang,
-        )
+        feature_vector(&self.tree, kept, &self.cleaned.weights, analyzer, lang)
     }
 
     /// The JSON report of the whole page.

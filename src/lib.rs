@@ -42,9 +42,12 @@ pub mod error;
 pub mod eval;
 pub mod extract;
 pub mod input;
+pub mod integrate;
 pub mod measure;
 pub mod output;
 pub mod page;
+pub mod replica;
+pub mod stats;
 pub mod text;
 
 pub use error::{Error, Result};

@@ -75,6 +75,26 @@ impl FeatureVector {
         all
     }
 
+    /// The vector with each feature's weight multiplied by `factor(feature)` (an IDF, which
+    /// brings Formula 1's collection knowledge into Formula 2), normalised to unit length again.
+    pub fn scaled_by(mut self, factor: impl Fn(&str) -> f32) -> FeatureVector {
+        for (term, w) in &mut self.features {
+            *w *= factor(term);
+        }
+        let norm = self.features.iter().map(|f| f.1 * f.1).sum::<f32>().sqrt();
+        if norm > 0.0 {
+            for f in &mut self.features {
+                f.1 /= norm;
+            }
+        }
+        self
+    }
+
+    /// True when the vector has no feature.
+    pub fn is_empty(&self) -> bool {
+        self.features.is_empty()
+    }
+
     /// Cosine similarity with another vector (Formula 3); 0 when either is empty.
     pub fn cosine(&self, other: &FeatureVector) -> f32 {
         let (mut i, mut j, mut dot) = (0, 0, 0.0f32);
@@ -196,6 +216,13 @@ mod tests {
             "{fv:?}"
         );
         assert!((fv.cosine(&fv) - 1.0).abs() < 1e-5);
+        // An IDF that zeroes "river" leaves "sea" on top, still of unit length.
+        let scaled = fv
+            .clone()
+            .scaled_by(|t| if t == "river" { 0.0 } else { 1.0 });
+        assert_eq!(scaled.top(1)[0].0, "sea", "{scaled:?}");
+        let norm: f32 = scaled.features.iter().map(|f| f.1 * f.1).sum();
+        assert!((norm - 1.0).abs() < 1e-5);
         assert_eq!(fv.cosine(&FeatureVector::default()), 0.0);
     }
 }

@@ -5,7 +5,7 @@ use scraper::{Html, Node as DomNode};
 
 use super::hint::{Hint, hint_of};
 use super::nesting::{MAX_PARSE_DEPTH, cap_nesting};
-use super::{Counts, Item, MAX_DEPTH, Node, NodeId, PageType, Style, TagTree};
+use super::{Counts, Item, Link, MAX_DEPTH, Node, NodeId, PageType, Style, TagTree};
 use crate::text::count_tokens;
 
 /// How an element takes part in the tag tree.
@@ -114,7 +114,8 @@ enum Exit {
         container: NodeId,
         before: Counts,
     },
-    Anchor,
+    /// Closes the link at this index of [`TagTree::links`].
+    Anchor(usize),
     Line,
     /// Nothing to undo.
     Nothing,
@@ -378,11 +379,18 @@ impl Builder {
                 })
             }
             Role::Anchor => {
-                if el.attr("href").is_some() {
-                    let cur = self.current() as usize;
-                    self.tree.nodes[cur].own.links += 1;
+                if let Some(href) = el.attr("href") {
+                    let cur = self.current();
+                    self.tree.nodes[cur as usize].own.links += 1;
                     self.anchors += 1;
-                    Some(Exit::Anchor)
+                    let at = self.tree.text.len() as u32;
+                    self.tree.links.push(Link {
+                        node: cur,
+                        href: href.trim().into(),
+                        start: at,
+                        end: at,
+                    });
+                    Some(Exit::Anchor(self.tree.links.len() - 1))
                 } else {
                     Some(Exit::Nothing)
                 }
@@ -417,7 +425,10 @@ impl Builder {
             }
             Exit::Line => self.push_item(Item::Break),
             Exit::Nothing => {}
-            Exit::Anchor => self.anchors -= 1,
+            Exit::Anchor(link) => {
+                self.anchors -= 1;
+                self.tree.links[link].end = self.tree.text.len() as u32;
+            }
             Exit::Weighty {
                 force,
                 container,
@@ -586,6 +597,12 @@ mod tests {
         assert_eq!(p[5].block_type, PageType::Image);
         assert_eq!(p[1].subtree.terms, 5 + 3 + 6);
         assert_eq!(p[1].subtree.links, 2);
+        let links: Vec<(NodeId, &str, &str)> = tree
+            .links
+            .iter()
+            .map(|l| (l.node, &*l.href, tree.slice(l.start, l.end)))
+            .collect();
+        assert_eq!(links, [(3, "/x", "link text only"), (4, "/y", "bold link")]);
     }
 
     #[test]

@@ -193,6 +193,21 @@ pub struct TagTree {
     pub lang: Option<String>,
     /// The longest `articleBody` of the page's JSON-LD, if any.
     pub json_ld_body: Option<String>,
+    /// Every hyperlink (`<a href>`), in document order.
+    pub links: Vec<Link>,
+}
+
+/// A hyperlink: its target as written in the page and its anchor text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Link {
+    /// The container node the anchor sits in.
+    pub node: NodeId,
+    /// The `href` attribute, trimmed, not yet resolved against the page URL.
+    pub href: Box<str>,
+    /// Start byte of the anchor text in [`TagTree::text`].
+    pub start: u32,
+    /// End byte of the anchor text in [`TagTree::text`].
+    pub end: u32,
 }
 
 impl TagTree {

@@ -1,0 +1,216 @@
+//! Web page integration (004 §6): one cleaned page into a [`DocView`] record, the paper's eight
+//! elements (identifier, type, classification code, title, keywords, abstract, topic content,
+//! relevant hyperlinks) plus what a user of the records needs next to them (language, the
+//! original title, the URLs of the page's replicas).
+//!
+//! Every element is computed from the one topic feature vector (Formula 2, with the
+//! collection's IDF and stop words), so a page is measured once: keywords are its λ heaviest
+//! features, the title falls back to the heaviest one or two, abstract sentences are weighed by
+//! the θ heaviest, and hub blocks are judged by their cosine with it.
+
+mod abstracts;
+mod links;
+mod title;
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::extract::Extraction;
+use crate::measure::FeatureVector;
+use crate::page::PageType;
+use crate::stats::CollectionStats;
+use crate::text::{Analyzer, Language};
+
+pub use abstracts::{allot_sentences, extract_abstract};
+pub use links::{RelevantLink, relevant_links};
+pub use title::{is_meaningless_title, title_of};
+
+/// The user-tunable parameters of integration.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct IntegrateParams {
+    /// λ: number of keywords.
+    pub keywords: usize,
+    /// δ: number of sentences in the abstract.
+    pub sentences: usize,
+    /// θ: number of keywords that weigh the sentences.
+    pub theta: usize,
+    /// β: a hub block's links are relevant when its cosine with the topic exceeds this.
+    pub beta: f32,
+}
+
+impl Default for IntegrateParams {
+    fn default() -> Self {
+        IntegrateParams {
+            keywords: 15,
+            sentences: 15,
+            theta: 15,
+            beta: 0.1,
+        }
+    }
+}
+
+/// One page as a DocView record (004 §2): what `docviews.jsonl` holds, one per kept page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DocView {
+    /// The page's URL.
+    pub identifier: String,
+    /// Topic, hub or image.
+    #[serde(rename = "type")]
+    pub page_type: PageType,
+    /// The content classification code; empty until a classifier fills it.
+    pub classification_code: String,
+    /// The `<title>`, or the one or two heaviest keywords when the title means nothing.
+    pub title: String,
+    /// The λ heaviest features of the topic content, as words of the page.
+    pub keywords: Vec<String>,
+    /// δ key sentences of the topic content's paragraphs, in page order.
+    #[serde(rename = "abstract")]
+    pub abstract_text: String,
+    /// The topic content as plain text.
+    pub topic_content: String,
+    /// Links to pages relevant to the topic content.
+    pub relevant_links: Vec<RelevantLink>,
+    /// The language of the topic content (ISO 639-1 code, `und` when unknown).
+    pub language: String,
+    /// The `<title>` as the page gave it.
+    pub original_title: String,
+    /// True when `title` was made from keywords because the page's own meant nothing.
+    pub title_from_keywords: bool,
+    /// URLs of the pages removed as replicas of this one.
+    pub replicas: Vec<String>,
+}
+
+/// A page's DocView with the measures replica removal needs.
+#[derive(Debug, Clone)]
+pub struct Integrated {
+    /// The record.
+    pub docview: DocView,
+    /// The features of the topic content and their frequencies (Step 1 of §5), sorted by feature.
+    pub term_counts: Vec<(String, u32)>,
+}
+
+/// What integration needs to know beyond the page.
+#[derive(Debug, Clone, Copy)]
+pub struct Context<'a> {
+    /// The analyzer, with the collection's aggressive stop words.
+    pub analyzer: &'a Analyzer,
+    /// The collection statistics (IDF, shared titles).
+    pub stats: &'a CollectionStats,
+    /// The parameters.
+    pub params: IntegrateParams,
+}
+
+/// Integrates one cleaned page, found at `url` on `site`, into its DocView.
+pub fn integrate(
+    url: &str,
+    site: Option<&str>,
+    page: &Extraction,
+    lang: Language,
+    cx: Context<'_>,
+) -> Integrated {
+    let vector = topic_vector(page, lang, cx);
+    let ranked = vector.top(cx.params.keywords.max(cx.params.theta));
+    let topic = &page.cleaned.topic_text;
+    let surfaces = surface_forms(topic, lang, cx.analyzer, &ranked);
+    let keywords: Vec<String> = ranked
+        .iter()
+        .take(cx.params.keywords)
+        .map(|(t, _)| {
+            surfaces
+                .get(t.as_str())
+                .cloned()
+                .unwrap_or_else(|| t.clone())
+        })
+        .collect();
+    let original_title = page.cleaned.title.clone();
+    let (title, title_from_keywords) = title_of(&original_title, site, cx.stats, &keywords, lang);
+    let theta: Vec<(String, f32)> = ranked.iter().take(cx.params.theta).cloned().collect();
+    let abstract_text = extract_abstract(
+        &page.cleaned.paragraphs,
+        &theta,
+        cx.params.sentences,
+        cx.analyzer,
+        lang,
+    );
+    let relevant_links = relevant_links(url, page, &vector, cx.analyzer, lang, cx);
+    let mut counts = HashMap::new();
+    cx.analyzer.term_counts(topic, lang, &mut counts);
+    let mut term_counts: Vec<(String, u32)> = counts.into_iter().collect();
+    term_counts.sort_unstable();
+    Integrated {
+        docview: DocView {
+            identifier: url.to_string(),
+            page_type: page.cleaned.page_type,
+            classification_code: String::new(),
+            title,
+            keywords,
+            abstract_text,
+            topic_content: topic.clone(),
+            relevant_links,
+            language: lang.code().to_string(),
+            original_title,
+            title_from_keywords,
+            replicas: Vec::new(),
+        },
+        term_counts,
+    }
+}
+
+/// For each of the `ranked` features, the word of `text` it most often comes from (features
+/// are stems: `river` for "rivers"); features whose word is the feature itself are left out.
+fn surface_forms(
+    text: &str,
+    lang: Language,
+    analyzer: &Analyzer,
+    ranked: &[(String, f32)],
+) -> HashMap<String, String> {
+    if lang.writes_without_spaces() && !text.is_ascii() {
+        // Chinese and Japanese features are the words themselves; Latin words inside are rare
+        // enough to show stemmed.
+        return HashMap::new();
+    }
+    let wanted: HashMap<&str, usize> = ranked
+        .iter()
+        .enumerate()
+        .map(|(i, (t, _))| (t.as_str(), i))
+        .collect();
+    // Per feature: word -> (count, first position).
+    let mut seen: Vec<HashMap<String, (u32, usize)>> = vec![HashMap::new(); ranked.len()];
+    let mut position = 0usize;
+    for word in unicode_segmentation::UnicodeSegmentation::unicode_words(text) {
+        position += 1;
+        let lower = word.to_lowercase();
+        let mut term = None;
+        analyzer.for_each_term(&lower, lang, |t| {
+            if term.is_none() {
+                term = wanted.get(t).copied();
+            }
+        });
+        if let Some(i) = term {
+            let entry = seen[i].entry(lower).or_insert((0, position));
+            entry.0 += 1;
+        }
+    }
+    let mut out = HashMap::new();
+    for (i, words) in seen.into_iter().enumerate() {
+        let best = words
+            .into_iter()
+            .max_by(|a, b| a.1.0.cmp(&b.1.0).then_with(|| b.1.1.cmp(&a.1.1)));
+        if let Some((word, _)) = best
+            && word != ranked[i].0
+        {
+            out.insert(ranked[i].0.clone(), word);
+        }
+    }
+    out
+}
+
+/// The topic feature vector with the collection's IDF, as integration weighs it.
+pub fn topic_vector(page: &Extraction, lang: Language, cx: Context<'_>) -> FeatureVector {
+    page.topic_features_with(cx.analyzer, lang)
+        .scaled_by(|t| cx.stats.idf(t))
+}
+
+#[cfg(test)]
+mod tests;

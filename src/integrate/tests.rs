@@ -1,0 +1,272 @@
+use super::*;
+use crate::clean::Framework;
+use crate::extract::extract_page;
+use crate::stats::{StatsBuilder, StopwordParams};
+
+fn page(html: &str) -> Extraction {
+    extract_page(html.as_bytes(), None, "test.html", &Framework::default()).unwrap()
+}
+
+fn docview(html: &str, url: &str, stats: &CollectionStats, params: IntegrateParams) -> DocView {
+    let p = page(html);
+    let lang = p.language();
+    let analyzer = Analyzer::new();
+    let cx = Context {
+        analyzer: &analyzer,
+        stats,
+        params,
+    };
+    integrate(url, Some("rivers.example"), &p, lang, cx).docview
+}
+
+const ARTICLE: &str = "<html lang=en><head><title>TITLE</title></head><body>\
+    <nav><a href='/'>Home</a> <a href='/sport'>Sport</a> <a href='/weather'>Weather</a></nav>\
+    <article><h1>The rivers rise</h1>\
+    <p>The rivers of the valley rose again last night after three days of rain. \
+    Farmers moved their cattle to higher fields before dawn. \
+    The river authority said the water would stay high until Friday.</p>\
+    <p>Boats were tied to the old bridge, and the ferry stopped running. \
+    Schools near the rivers closed early. \
+    Read the <a href='/floods/history.html#top'>history of the valley floods</a> for more.</p>\
+    </article>\
+    <aside><ul><li><a href='https://other.example/rivers-flood-warning'>River flood warning for the valley rivers</a></li>\
+    <li><a href='/rivers-rain-record'>Rivers and rain: the valley record</a></li></ul></aside>\
+    <aside><ul><li><a href='/shop'>Shop cheap shoes</a></li><li><a href='/casino'>Casino bonus offers</a></li></ul></aside>\
+    <footer>Copyright 2024 <a href='mailto:x@y.example'>mail us</a></footer></body></html>";
+
+fn article(title: &str) -> String {
+    ARTICLE.replace("TITLE", title)
+}
+
+#[test]
+fn identifier_type_code_and_meaningful_title() {
+    let d = docview(
+        &article("Valley floods: the rivers rise"),
+        "http://rivers.example/news/rise.html",
+        &CollectionStats::default(),
+        IntegrateParams::default(),
+    );
+    assert_eq!(d.identifier, "http://rivers.example/news/rise.html");
+    assert_eq!(d.page_type, PageType::Topic);
+    assert_eq!(d.classification_code, "");
+    assert_eq!(d.title, "Valley floods: the rivers rise");
+    assert!(!d.title_from_keywords);
+    assert_eq!(d.language, "en");
+    assert!(d.topic_content.contains("Farmers moved their cattle"));
+    assert!(!d.topic_content.contains("Casino"));
+}
+
+#[test]
+fn keywords_are_the_heaviest_features_as_words_of_the_page() {
+    let d = docview(
+        &article("x"),
+        "http://rivers.example/a.html",
+        &CollectionStats::default(),
+        IntegrateParams {
+            keywords: 3,
+            ..IntegrateParams::default()
+        },
+    );
+    assert_eq!(d.keywords.len(), 3);
+    // "rivers" occurs five times (once in the heading): the heaviest feature, shown as the
+    // page's own word rather than the stem "river".
+    assert_eq!(d.keywords[0], "rivers", "{:?}", d.keywords);
+    assert!(
+        d.keywords.contains(&"valley".to_string()),
+        "{:?}",
+        d.keywords
+    );
+}
+
+#[test]
+fn meaningless_titles_are_replaced_by_the_top_two_keywords() {
+    for title in [
+        "",
+        "Untitled Document",
+        "New Page",
+        "Home",
+        "  untitled document  ",
+    ] {
+        let d = docview(
+            &article(title),
+            "http://rivers.example/a.html",
+            &CollectionStats::default(),
+            IntegrateParams::default(),
+        );
+        assert!(d.title_from_keywords, "{title:?}");
+        assert_eq!(d.title, format!("{} {}", d.keywords[0], d.keywords[1]));
+        assert_eq!(d.original_title, title.trim());
+    }
+    // A site name that every page of the site carries is no title either.
+    let mut b = StatsBuilder::new();
+    b.add_page(Some("rivers.example"), "Rivers Daily", Vec::new());
+    b.add_page(Some("rivers.example"), "Rivers Daily", Vec::new());
+    let stats = b.finish(StopwordParams::default());
+    let d = docview(
+        &article("Rivers Daily"),
+        "http://rivers.example/a.html",
+        &stats,
+        IntegrateParams::default(),
+    );
+    assert!(d.title_from_keywords);
+    assert_eq!(d.title, "rivers valley", "{:?}", d.keywords);
+}
+
+#[test]
+fn abstract_takes_delta_sentences_weighed_by_keywords() {
+    let d = docview(
+        &article("x"),
+        "http://rivers.example/a.html",
+        &CollectionStats::default(),
+        IntegrateParams {
+            sentences: 2,
+            ..IntegrateParams::default()
+        },
+    );
+    // Two sentences, one from each body paragraph (about equal size), the ones that name the
+    // heaviest keywords ("rivers", then "valley"): not the paragraphs' other sentences.
+    assert_eq!(
+        d.abstract_text,
+        "The rivers of the valley rose again last night after three days of rain. \
+         Schools near the rivers closed early.",
+        "{:?}",
+        d.keywords
+    );
+}
+
+#[test]
+fn sentences_are_allotted_by_paragraph_size() {
+    // Sizes 10, 30, 60 terms, 10 sentences each: δ 10 gives 1, 3, 6.
+    assert_eq!(
+        allot_sentences(&[(10, 10), (30, 10), (60, 10)], 10),
+        [1, 3, 6]
+    );
+    // A paragraph cannot give more than it holds; its share goes to the others.
+    assert_eq!(allot_sentences(&[(90, 2), (10, 10)], 6), [2, 4]);
+    // Fewer sentences than δ: all of them.
+    assert_eq!(allot_sentences(&[(5, 1), (5, 2)], 15), [1, 2]);
+    assert_eq!(allot_sentences(&[], 15), Vec::<usize>::new());
+    assert_eq!(allot_sentences(&[(10, 3)], 0), [0]);
+}
+
+#[test]
+fn chinese_abstract_splits_at_chinese_punctuation() {
+    let html = "<html lang=zh-CN><head><title>无标题文档</title></head><body>\
+        <div class=nav><a href='/'>首页</a> <a href='/n'>新闻</a></div>\
+        <div class=content><p>兰亭大桥今天正式通车。大桥全长一千二百米，连接江南和江北两岸。\
+        市民们一早就来到桥上参观！大桥通车以后，两岸交通时间缩短一半。</p>\
+        <p>据介绍，大桥施工历时三年。工程队克服了洪水和严寒等困难？建设者们表示非常自豪。</p></div>\
+        </body></html>";
+    let d = docview(
+        html,
+        "http://lanting.example/bridge.html",
+        &CollectionStats::default(),
+        IntegrateParams {
+            sentences: 3,
+            ..IntegrateParams::default()
+        },
+    );
+    assert_eq!(d.language, "zh");
+    assert!(d.title_from_keywords, "无标题文档 is meaningless");
+    assert!(d.keywords.iter().any(|k| k == "大桥"), "{:?}", d.keywords);
+    assert!(d.title.starts_with(&d.keywords[0]) && !d.title.contains(' '));
+    // Three whole sentences, each ending in Chinese punctuation, joined without spaces.
+    let ends = d.abstract_text.matches(['。', '！', '？']).count();
+    assert_eq!(ends, 3, "{}", d.abstract_text);
+    assert!(!d.abstract_text.contains(' '), "{}", d.abstract_text);
+    assert!(
+        d.abstract_text.contains("兰亭大桥今天正式通车。"),
+        "{}",
+        d.abstract_text
+    );
+}
+
+#[test]
+fn relevant_links_are_topic_links_and_close_hub_blocks() {
+    let d = docview(
+        &article("x"),
+        "http://rivers.example/news/rise.html",
+        &CollectionStats::default(),
+        IntegrateParams::default(),
+    );
+    let urls: Vec<(&str, LinkSourceName)> = d
+        .relevant_links
+        .iter()
+        .map(|l| (l.url.as_str(), l.source.into()))
+        .collect();
+    assert_eq!(
+        urls,
+        [
+            (
+                "http://rivers.example/floods/history.html",
+                LinkSourceName::Topic
+            ),
+            (
+                "https://other.example/rivers-flood-warning",
+                LinkSourceName::Hub
+            ),
+            (
+                "http://rivers.example/rivers-rain-record",
+                LinkSourceName::Hub
+            ),
+        ],
+        "navigation, shop and mail links are not relevant"
+    );
+    assert_eq!(
+        d.relevant_links[0].anchor_text,
+        "history of the valley floods"
+    );
+    assert!(d.relevant_links[1].similarity.unwrap() > 0.1);
+    // With β at 1 no hub block is close enough.
+    let strict = docview(
+        &article("x"),
+        "http://rivers.example/news/rise.html",
+        &CollectionStats::default(),
+        IntegrateParams {
+            beta: 1.0,
+            ..IntegrateParams::default()
+        },
+    );
+    assert_eq!(strict.relevant_links.len(), 1);
+}
+
+#[derive(Debug, PartialEq)]
+enum LinkSourceName {
+    Topic,
+    Hub,
+}
+
+impl From<links::LinkSource> for LinkSourceName {
+    fn from(s: links::LinkSource) -> Self {
+        match s {
+            links::LinkSource::TopicContent => LinkSourceName::Topic,
+            links::LinkSource::HubBlock => LinkSourceName::Hub,
+        }
+    }
+}
+
+#[test]
+fn records_serialise_with_the_eight_element_names() {
+    let d = docview(
+        &article("Rivers"),
+        "http://rivers.example/a.html",
+        &CollectionStats::default(),
+        IntegrateParams::default(),
+    );
+    let json = serde_json::to_value(&d).unwrap();
+    for key in [
+        "identifier",
+        "type",
+        "classification_code",
+        "title",
+        "keywords",
+        "abstract",
+        "topic_content",
+        "relevant_links",
+    ] {
+        assert!(json.get(key).is_some(), "{key} missing in {json}");
+    }
+    assert_eq!(json["type"], "topic");
+    let back: DocView = serde_json::from_value(json).unwrap();
+    assert_eq!(back, d);
+}

@@ -1,0 +1,381 @@
+//! Replica removal (004 §5): the fingerprints that find copies of a page's topic content, and
+//! the detector that remembers the fingerprints of the pages kept so far.
+//!
+//! Two fingerprints, both computed on the topic content, not on the raw page, so that the same
+//! article in two templates matches and two articles in one template do not:
+//!
+//! - the **exact** fingerprint: MD5 of the normalised topic text (its tokens, lowercased, one
+//!   space apart), which finds copies that differ only in markup, case, spacing or punctuation;
+//! - the **keyword** fingerprint of the paper (Steps 1-6): the page's features sorted by term
+//!   frequency then alphabet, the first `Percentage` of them, sorted alphabetically, the first
+//!   `Sum2 DIV Interval * Interval`, hashed with MD5; it finds near-replicas whose wording
+//!   differs a little.
+//!
+//! The first-seen page of a group is kept; a later page whose fingerprint was seen is a replica
+//! of the kept page that holds it.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use md5::{Digest, Md5};
+use serde::{Deserialize, Serialize};
+
+use crate::text::tokens::for_each_token_span;
+
+/// Default share of the features that make the keyword fingerprint (the paper's system: 0.4).
+pub const DEFAULT_PERCENTAGE: f32 = 0.4;
+/// Default unit of the number of features hashed (the paper's system: 5).
+pub const DEFAULT_INTERVAL: usize = 5;
+
+/// A 16-byte MD5 fingerprint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Fingerprint(pub [u8; 16]);
+
+impl fmt::Display for Fingerprint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.0 {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Fingerprint {
+    /// Parses the 32 hex digits that [`Display`](fmt::Display) writes.
+    pub fn from_hex(hex: &str) -> Option<Fingerprint> {
+        if hex.len() != 32 || !hex.is_ascii() {
+            return None;
+        }
+        let mut out = [0u8; 16];
+        for (i, byte) in out.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
+        }
+        Some(Fingerprint(out))
+    }
+}
+
+impl Serialize for Fingerprint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Fingerprint {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let hex = String::deserialize(d)?;
+        Fingerprint::from_hex(&hex)
+            .ok_or_else(|| serde::de::Error::custom(format!("not an MD5 fingerprint: {hex:?}")))
+    }
+}
+
+/// The exact fingerprint of a topic text: MD5 of its tokens, lowercased, one space apart.
+/// `None` when the text has no token (an empty topic content is nobody's replica).
+pub fn exact_fingerprint(topic_text: &str) -> Option<Fingerprint> {
+    let mut md5 = Md5::new();
+    let mut any = false;
+    let mut lower = String::new();
+    for_each_token_span(topic_text, |s, e| {
+        if any {
+            md5.update(b" ");
+        }
+        any = true;
+        let token = &topic_text[s..e];
+        if token.bytes().any(|b| b.is_ascii_uppercase()) || !token.is_ascii() {
+            lower.clear();
+            lower.extend(token.chars().flat_map(char::to_lowercase));
+            md5.update(lower.as_bytes());
+        } else {
+            md5.update(token.as_bytes());
+        }
+    });
+    any.then(|| Fingerprint(md5.finalize().into()))
+}
+
+/// The parameters of the keyword fingerprint.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct KeywordParams {
+    /// Share of the features selected (Step 3).
+    pub percentage: f32,
+    /// The number of features hashed is a multiple of this (Step 5).
+    pub interval: usize,
+}
+
+impl Default for KeywordParams {
+    fn default() -> Self {
+        KeywordParams {
+            percentage: DEFAULT_PERCENTAGE,
+            interval: DEFAULT_INTERVAL,
+        }
+    }
+}
+
+/// The keyword fingerprint (§5, Steps 1-6) of a page whose features (Step 1: stop words already
+/// removed) occur `term_counts` times in its topic content. `None` when fewer than `interval`
+/// features would be hashed: too little text to tell near-replicas apart.
+pub fn keyword_fingerprint(
+    term_counts: &[(String, u32)],
+    params: KeywordParams,
+) -> Option<Fingerprint> {
+    let sum1 = term_counts.len();
+    // Step 2: decreasing term frequency, ties in alphabetic order.
+    let mut sorted: Vec<&(String, u32)> = term_counts.iter().collect();
+    sorted.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    // Step 3: the first Sum2 = Sum1 * Percentage.
+    let sum2 = (sum1 as f64 * f64::from(params.percentage)).floor() as usize;
+    sorted.truncate(sum2.min(sum1));
+    // Step 4: alphabetic order.
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    // Step 5: the first Sum3 = Sum2 DIV Interval * Interval.
+    let interval = params.interval.max(1);
+    let sum3 = sum2 / interval * interval;
+    if sum3 == 0 {
+        return None;
+    }
+    // Step 6: MD5 of the selected words.
+    let mut md5 = Md5::new();
+    for (i, (term, _)) in sorted.iter().take(sum3).enumerate() {
+        if i > 0 {
+            md5.update(b" ");
+        }
+        md5.update(term.as_bytes());
+    }
+    Some(Fingerprint(md5.finalize().into()))
+}
+
+/// The fingerprints of one page.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fingerprints {
+    /// MD5 of the normalised topic text.
+    pub exact: Option<Fingerprint>,
+    /// The paper's keyword fingerprint.
+    pub keyword: Option<Fingerprint>,
+}
+
+/// Which fingerprint matched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReplicaKind {
+    /// Same normalised topic text.
+    Exact,
+    /// Same keyword fingerprint, different text.
+    Near,
+}
+
+impl ReplicaKind {
+    /// The lowercase name used in records and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReplicaKind::Exact => "exact",
+            ReplicaKind::Near => "near",
+        }
+    }
+}
+
+/// A page found to repeat a kept one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplicaMatch {
+    /// Which fingerprint matched.
+    pub kind: ReplicaKind,
+    /// The sequence number of the kept page it repeats.
+    pub of: u64,
+}
+
+/// Which fingerprints the detector compares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Detection {
+    /// Exact copies only.
+    Exact,
+    /// Exact copies and the paper's keyword fingerprint.
+    #[default]
+    Keyword,
+}
+
+/// Remembers the fingerprints of the pages kept so far and tells whether a new page repeats
+/// one. Holds 16 bytes and a sequence number per fingerprint, never the page's text.
+#[derive(Debug, Default)]
+pub struct ReplicaDetector {
+    detection: Detection,
+    exact: HashMap<Fingerprint, u64>,
+    keyword: HashMap<Fingerprint, u64>,
+}
+
+impl ReplicaDetector {
+    /// An empty detector.
+    pub fn new(detection: Detection) -> Self {
+        ReplicaDetector {
+            detection,
+            ..ReplicaDetector::default()
+        }
+    }
+
+    /// The kept page that `fingerprints` repeat, if any; otherwise records them as the kept page
+    /// `seq` and returns `None`. An exact match wins over a keyword match.
+    pub fn check(&mut self, seq: u64, fingerprints: &Fingerprints) -> Option<ReplicaMatch> {
+        if let Some(found) = self.find(fingerprints) {
+            return Some(found);
+        }
+        self.remember(seq, fingerprints);
+        None
+    }
+
+    /// The kept page that `fingerprints` repeat, if any, without recording anything.
+    pub fn find(&self, fingerprints: &Fingerprints) -> Option<ReplicaMatch> {
+        if let Some(&of) = fingerprints.exact.and_then(|f| self.exact.get(&f)) {
+            return Some(ReplicaMatch {
+                kind: ReplicaKind::Exact,
+                of,
+            });
+        }
+        if self.detection == Detection::Keyword
+            && let Some(&of) = fingerprints.keyword.and_then(|f| self.keyword.get(&f))
+        {
+            return Some(ReplicaMatch {
+                kind: ReplicaKind::Near,
+                of,
+            });
+        }
+        None
+    }
+
+    /// Records the fingerprints of the kept page `seq` (first seen wins).
+    pub fn remember(&mut self, seq: u64, fingerprints: &Fingerprints) {
+        if let Some(f) = fingerprints.exact {
+            self.exact.entry(f).or_insert(seq);
+        }
+        if let Some(f) = fingerprints.keyword {
+            self.keyword.entry(f).or_insert(seq);
+        }
+    }
+
+    /// Number of kept pages' fingerprints held.
+    pub fn len(&self) -> usize {
+        self.exact.len().max(self.keyword.len())
+    }
+
+    /// True when nothing is held.
+    pub fn is_empty(&self) -> bool {
+        self.exact.is_empty() && self.keyword.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(pairs: &[(&str, u32)]) -> Vec<(String, u32)> {
+        pairs.iter().map(|(t, n)| (t.to_string(), *n)).collect()
+    }
+
+    #[test]
+    fn exact_fingerprint_ignores_case_spacing_and_punctuation() {
+        let a = exact_fingerprint("The river rose, at dawn.\n\nBoats moved.");
+        let b = exact_fingerprint("the   RIVER rose at dawn -- boats moved");
+        let c = exact_fingerprint("The river fell at dawn. Boats moved.");
+        assert!(a.is_some());
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(exact_fingerprint(" \n ,. "), None);
+        let zh = exact_fingerprint("兰亭新闻：大桥通车。");
+        assert_eq!(zh, exact_fingerprint("兰亭新闻 大桥通车"));
+    }
+
+    #[test]
+    fn keyword_fingerprint_follows_steps_1_to_6() {
+        // 12 features; Sum2 = floor(12 * 0.4) = 4; Interval 2 -> Sum3 = 4; Interval 3 -> 3.
+        let page = counts(&[
+            ("river", 9),
+            ("flood", 7),
+            ("bridge", 7),
+            ("town", 5),
+            ("rain", 3),
+            ("mayor", 2),
+            ("road", 1),
+            ("school", 1),
+            ("boat", 1),
+            ("field", 1),
+            ("wall", 1),
+            ("night", 1),
+        ]);
+        let p = |interval| KeywordParams {
+            percentage: 0.4,
+            interval,
+        };
+        // Steps 2-5 select bridge, flood, river, town (alphabetical) for interval 2.
+        let expected = Fingerprint(Md5::digest(b"bridge flood river town").into());
+        assert_eq!(keyword_fingerprint(&page, p(2)), Some(expected));
+        // Interval 3: the first three of the alphabetical four.
+        let expected3 = Fingerprint(Md5::digest(b"bridge flood river").into());
+        assert_eq!(keyword_fingerprint(&page, p(3)), Some(expected3));
+        // Interval 5 > Sum2: too few features.
+        assert_eq!(keyword_fingerprint(&page, p(5)), None);
+    }
+
+    #[test]
+    fn near_replica_shares_the_keyword_fingerprint_and_non_replica_does_not() {
+        // The same article with a few low-frequency words changed (an edited copy): the
+        // high-frequency features are the same, so is the fingerprint.
+        let mut original = Vec::new();
+        for (i, w) in ["harbor", "ferry", "island", "storm", "crossing", "captain"]
+            .iter()
+            .enumerate()
+        {
+            original.push((w.to_string(), 10 - i as u32));
+        }
+        for i in 0..14 {
+            original.push((format!("rare{i:02}"), 1));
+        }
+        let mut edited = original.clone();
+        edited.truncate(18);
+        edited.push(("reprint".into(), 1));
+        edited.push(("source".into(), 1));
+        let params = KeywordParams {
+            percentage: 0.4,
+            interval: 5,
+        };
+        let a = keyword_fingerprint(&original, params);
+        assert!(a.is_some());
+        assert_eq!(a, keyword_fingerprint(&edited, params));
+        let mut other = original.clone();
+        other[0].0 = "railway".into();
+        assert_ne!(a, keyword_fingerprint(&other, params));
+    }
+
+    #[test]
+    fn detector_keeps_the_first_and_names_it() {
+        let fp = |e: u8, k: u8| Fingerprints {
+            exact: Some(Fingerprint([e; 16])),
+            keyword: Some(Fingerprint([k; 16])),
+        };
+        let mut d = ReplicaDetector::new(Detection::Keyword);
+        assert_eq!(d.check(0, &fp(1, 1)), None);
+        assert_eq!(d.check(1, &fp(2, 2)), None);
+        let exact = d.check(2, &fp(1, 9)).unwrap();
+        assert_eq!((exact.kind, exact.of), (ReplicaKind::Exact, 0));
+        let near = d.check(3, &fp(7, 2)).unwrap();
+        assert_eq!((near.kind, near.of), (ReplicaKind::Near, 1));
+        assert_eq!(
+            d.check(4, &Fingerprints::default()),
+            None,
+            "no text, no match"
+        );
+        let mut exact_only = ReplicaDetector::new(Detection::Exact);
+        exact_only.check(0, &fp(1, 1));
+        assert_eq!(exact_only.check(1, &fp(2, 1)), None);
+    }
+
+    #[test]
+    fn fingerprints_round_trip_as_hex() {
+        let f = Fingerprint([0xab; 16]);
+        let hex = f.to_string();
+        assert_eq!(hex.len(), 32);
+        assert_eq!(Fingerprint::from_hex(&hex), Some(f));
+        assert_eq!(Fingerprint::from_hex("xyz"), None);
+        let json = serde_json::to_string(&Fingerprints {
+            exact: Some(f),
+            keyword: None,
+        })
+        .unwrap();
+        assert_eq!(json, format!("{{\"exact\":\"{hex}\",\"keyword\":null}}"));
+    }
+}
