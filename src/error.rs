@@ -43,6 +43,23 @@ pub enum Error {
     /// An unknown cleaner name was asked for.
     #[error("unknown cleaner {0:?} (known: {1})")]
     UnknownCleaner(String, String),
+    /// Creating, writing, reading or querying a Tantivy index failed.
+    #[error("index {path}: {source}")]
+    Index {
+        /// The index folder.
+        path: PathBuf,
+        /// The underlying Tantivy error.
+        source: tantivy::TantivyError,
+    },
+    /// An index to read or query does not exist.
+    #[error("{path}: no index here; run `docview ingest` first")]
+    NoIndex {
+        /// The folder where the index should be.
+        path: PathBuf,
+    },
+    /// An unknown index name was asked for.
+    #[error("unknown index {0:?} (known: fulltext, topic, abstract)")]
+    UnknownIndex(String),
 }
 
 impl Error {

@@ -15,6 +15,7 @@
 //! - [`clean`]: the [`clean::Cleaner`] trait and the framework's cleaner.
 //! - [`extract`]: one page through decoding, the tag tree and a cleaner.
 //! - [`eval`]: scoring a cleaner against a labelled corpus.
+//! - [`index`]: the three Tantivy indexes (full text, topic, abstract) and querying them.
 //! - [`output`]: writing output files atomically.
 //!
 //! Cleaning one page:
@@ -41,6 +42,7 @@ pub mod clean;
 pub mod error;
 pub mod eval;
 pub mod extract;
+pub mod index;
 pub mod input;
 pub mod integrate;
 pub mod measure;

@@ -1,0 +1,1019 @@
+//! The three Tantivy indexes of a collection and querying them. Under `DIR/index/` docview
+//! writes, for the same pages:
+//!
+//! - `fulltext`: all visible text of the raw page, what a naive engine indexes;
+//! - `topic`: the cleaned topic content;
+//! - `abstract`: title, abstract and keywords.
+//!
+//! They exist to be compared side by side (size, query cost, retrieval quality), so all three
+//! share one [`schema`] and one analyser, the [`tokenizer`] registered as `docview`. This module
+//! owns writing them ([`IndexSet`]), measuring them ([`index_stats`]) and querying them
+//! ([`search`]).
+
+pub mod tokenizer;
+
+use std::borrow::Cow;
+use std::fmt;
+use std::ops::Bound;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use tantivy::collector::TopDocs;
+use tantivy::directory::MmapDirectory;
+use tantivy::indexer::IndexWriterOptions;
+use tantivy::query::{Query, QueryParser, RangeQuery};
+use tantivy::schema::{
+    FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing,
+    TextOptions, Value,
+};
+use tantivy::snippet::{Snippet, SnippetGenerator, collapse_overlapped_ranges};
+use tantivy::termdict::TermMerger;
+use tantivy::tokenizer::TokenizerManager;
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
+
+use crate::error::{Error, Result};
+use crate::text::analyzer::{JIEBA_HMM, jieba};
+use crate::text::is_han;
+
+pub use tokenizer::{DocviewTokenizer, TOKENIZER_NAME};
+
+/// The folder under the ingest output directory that holds the three indexes.
+pub const INDEX_DIR: &str = "index";
+
+/// Longest snippet, in characters (tantivy's default is 150).
+const SNIPPET_CHARS: usize = 200;
+
+/// tantivy's least indexing memory per writer thread (its `MEMORY_BUDGET_NUM_BYTES_MIN`, which
+/// it does not export): 15 MB.
+const MIN_BYTES_PER_THREAD: usize = 15_000_000;
+
+/// tantivy's most indexing memory per writer thread (below its `MEMORY_BUDGET_NUM_BYTES_MAX`).
+const MAX_BYTES_PER_THREAD: usize = u32::MAX as usize - 1_000_001;
+
+/// tantivy's most indexing threads per writer (its `MAX_NUM_THREAD`).
+const MAX_THREADS: usize = 8;
+
+/// Marks put around each matched term in a [`Hit::snippet`].
+pub const HIGHLIGHT: (&str, &str) = ("[[", "]]");
+
+/// Which of the three indexes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum IndexKind {
+    /// All visible text of the raw page.
+    Fulltext,
+    /// The cleaned topic content.
+    Topic,
+    /// Title, abstract and keywords.
+    Abstract,
+}
+
+impl IndexKind {
+    /// The three kinds, in the order docview reports them.
+    pub const ALL: [IndexKind; 3] = [IndexKind::Fulltext, IndexKind::Topic, IndexKind::Abstract];
+
+    /// The index's folder name: `fulltext`, `topic` or `abstract`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IndexKind::Fulltext => "fulltext",
+            IndexKind::Topic => "topic",
+            IndexKind::Abstract => "abstract",
+        }
+    }
+
+    fn ordinal(self) -> usize {
+        match self {
+            IndexKind::Fulltext => 0,
+            IndexKind::Topic => 1,
+            IndexKind::Abstract => 2,
+        }
+    }
+}
+
+impl fmt::Display for IndexKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for IndexKind {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<IndexKind> {
+        IndexKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| Error::UnknownIndex(s.to_owned()))
+    }
+}
+
+/// The folder of index `kind` under the ingest output directory `dir`.
+pub fn index_path(dir: &Path, kind: IndexKind) -> PathBuf {
+    dir.join(INDEX_DIR).join(kind.as_str())
+}
+
+/// One page as one index stores it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexDoc<'a> {
+    /// The page's sequence number in the ingest run.
+    pub seq: u64,
+    /// The page's URL.
+    pub url: &'a str,
+    /// The page's title.
+    pub title: &'a str,
+    /// The text this index holds for the page.
+    pub body: &'a str,
+    /// The page's language code (`en`, `zh`, `other`).
+    pub lang: &'a str,
+}
+
+/// The schema of all three indexes:
+///
+/// - `url`: untokenized and stored, so a page can be deleted or shown by exact URL;
+/// - `title`: `docview`-tokenized with positions, stored;
+/// - `body`: `docview`-tokenized with frequencies and positions, stored so that [`search`] can
+///   cut snippets. Storing the body costs disk (the doc store is compressed but is often the
+///   largest file), and [`index_stats`] counts it in each index's bytes: all three pay it alike;
+/// - `seq`: the page's sequence number in the ingest run (indexed, fast, stored), to roll back
+///   an interrupted batch;
+/// - `lang`: the page's language code, untokenized and stored.
+pub fn schema() -> Schema {
+    let mut builder = Schema::builder();
+    builder.add_text_field("url", STRING | STORED);
+    builder.add_text_field("title", docview_text());
+    builder.add_text_field("body", docview_text());
+    builder.add_u64_field("seq", INDEXED | FAST | STORED);
+    builder.add_text_field("lang", STRING | STORED);
+    builder.build()
+}
+
+/// Stored text through the `docview` tokenizer, with frequencies and positions.
+fn docview_text() -> TextOptions {
+    let indexing = TextFieldIndexing::default()
+        .set_tokenizer(TOKENIZER_NAME)
+        .set_index_option(IndexRecordOption::WithFreqsAndPositions);
+    TextOptions::default()
+        .set_indexing_options(indexing)
+        .set_stored()
+}
+
+/// The fields of the docview schema.
+#[derive(Debug, Clone, Copy)]
+struct Fields {
+    url: Field,
+    title: Field,
+    body: Field,
+    seq: Field,
+    lang: Field,
+}
+
+impl Fields {
+    /// The fields of `index`, whose schema [`open_index`] or [`create_or_open_index`] checked.
+    fn of(index: &Index, path: &Path) -> Result<Fields> {
+        let schema = index.schema();
+        let field = |name: &str| {
+            schema
+                .get_field(name)
+                .map_err(|source| index_error(path, source))
+        };
+        Ok(Fields {
+            url: field("url")?,
+            title: field("title")?,
+            body: field("body")?,
+            seq: field("seq")?,
+            lang: field("lang")?,
+        })
+    }
+}
+
+/// A tokenizer manager with tantivy's defaults and `docview`. tantivy does not store
+/// tokenizers in the index: every opened index needs it.
+fn tokenizers() -> TokenizerManager {
+    let manager = TokenizerManager::default();
+    manager.register(TOKENIZER_NAME, DocviewTokenizer::default());
+    manager
+}
+
+fn index_error(path: &Path, source: impl Into<tantivy::TantivyError>) -> Error {
+    Error::Index {
+        path: path.to_path_buf(),
+        source: source.into(),
+    }
+}
+
+/// Opens the existing index at `path`, with the `docview` tokenizer, checking its schema.
+fn open_index(path: &Path) -> Result<Index> {
+    if !path.join("meta.json").is_file() {
+        return Err(Error::NoIndex {
+            path: path.to_path_buf(),
+        });
+    }
+    let index = Index::open_in_dir(path).map_err(|e| index_error(path, e))?;
+    if index.schema() != schema() {
+        return Err(index_error(
+            path,
+            tantivy::TantivyError::SchemaError(
+                "the index was written with another schema; delete it and run `docview ingest` \
+                 again"
+                    .into(),
+            ),
+        ));
+    }
+    index
+        .tokenizers()
+        .register(TOKENIZER_NAME, DocviewTokenizer::default());
+    Ok(index)
+}
+
+/// Creates the index at `path`, or opens it if it exists (with the same schema).
+fn create_or_open_index(path: &Path) -> Result<Index> {
+    std::fs::create_dir_all(path).map_err(|e| Error::io(path, e))?;
+    let directory = MmapDirectory::open(path).map_err(|e| index_error(path, e))?;
+    Index::builder()
+        .schema(schema())
+        .tokenizers(tokenizers())
+        .open_or_create(directory)
+        .map_err(|e| index_error(path, e))
+}
+
+/// A reader on `index` that sees its last commit and does not watch for new ones.
+fn reader(index: &Index, path: &Path) -> Result<IndexReader> {
+    index
+        .reader_builder()
+        .reload_policy(ReloadPolicy::Manual)
+        .try_into()
+        .map_err(|e| index_error(path, e))
+}
+
+/// The writer options for a memory budget and a thread count (see [`writer_budget`]). Merges
+/// run on as many threads as indexing.
+fn writer_options(heap_bytes: usize, threads: usize) -> IndexWriterOptions {
+    let (threads, per_thread) = writer_budget(heap_bytes, threads);
+    IndexWriterOptions::builder()
+        .memory_budget_per_thread(per_thread)
+        .num_worker_threads(threads)
+        .num_merge_threads(threads)
+        .build()
+}
+
+/// Indexing threads and memory per thread for a writer's budget: at most tantivy's
+/// [`MAX_THREADS`] threads (0: one per core), each with at least tantivy's minimum
+/// ([`MIN_BYTES_PER_THREAD`], 15 MB), so a small budget means fewer threads, and a budget
+/// below one thread's minimum is raised to it.
+fn writer_budget(heap_bytes: usize, threads: usize) -> (usize, usize) {
+    let wanted = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let threads = wanted
+        .min(MAX_THREADS)
+        .min(heap_bytes / MIN_BYTES_PER_THREAD)
+        .max(1);
+    let per_thread = (heap_bytes / threads).clamp(MIN_BYTES_PER_THREAD, MAX_BYTES_PER_THREAD);
+    (threads, per_thread)
+}
+
+/// One index being written.
+struct KindWriter {
+    path: PathBuf,
+    index: Index,
+    writer: IndexWriter,
+    fields: Fields,
+}
+
+impl KindWriter {
+    fn open(path: PathBuf, options: &IndexWriterOptions) -> Result<KindWriter> {
+        let index = create_or_open_index(&path)?;
+        let fields = Fields::of(&index, &path)?;
+        let writer = index
+            .writer_with_options(options.clone())
+            .map_err(|e| index_error(&path, e))?;
+        Ok(KindWriter {
+            path,
+            index,
+            writer,
+            fields,
+        })
+    }
+
+    fn add(&mut self, doc: &IndexDoc) -> Result<()> {
+        let f = &self.fields;
+        let mut document = TantivyDocument::default();
+        document.add_text(f.url, doc.url);
+        document.add_text(f.title, doc.title);
+        document.add_text(f.body, doc.body);
+        document.add_u64(f.seq, doc.seq);
+        document.add_text(f.lang, doc.lang);
+        self.writer
+            .add_document(document)
+            .map_err(|e| index_error(&self.path, e))?;
+        Ok(())
+    }
+
+    fn commit(&mut self, payload: &str) -> Result<()> {
+        let mut prepared = self
+            .writer
+            .prepare_commit()
+            .map_err(|e| index_error(&self.path, e))?;
+        prepared.set_payload(payload);
+        prepared.commit().map_err(|e| index_error(&self.path, e))?;
+        Ok(())
+    }
+
+    fn delete_from(&mut self, from: u64) -> Result<()> {
+        let lower = Term::from_field_u64(self.fields.seq, from);
+        let query = RangeQuery::new(Bound::Included(lower), Bound::Unbounded);
+        self.writer
+            .delete_query(Box::new(query))
+            .map_err(|e| index_error(&self.path, e))?;
+        Ok(())
+    }
+
+    fn payload(&self) -> Result<Option<String>> {
+        let metas = self
+            .index
+            .load_metas()
+            .map_err(|e| index_error(&self.path, e))?;
+        Ok(metas.payload)
+    }
+
+    fn finish(self) -> Result<()> {
+        let path = self.path;
+        self.writer
+            .wait_merging_threads()
+            .map_err(|e| index_error(&path, e))
+    }
+}
+
+/// The writers of the three indexes of one collection. Added documents become visible, and
+/// durable, at [`IndexSet::commit`]; dropping the set without committing (or a crash) leaves
+/// each index as its last commit left it.
+pub struct IndexSet {
+    /// In [`IndexKind::ALL`] order.
+    writers: Vec<KindWriter>,
+}
+
+impl fmt::Debug for IndexSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let paths: Vec<&Path> = self.writers.iter().map(|w| w.path.as_path()).collect();
+        f.debug_struct("IndexSet").field("paths", &paths).finish()
+    }
+}
+
+impl IndexSet {
+    /// Creates `dir/index/{fulltext,topic,abstract}`, or opens them if they exist (for
+    /// `--resume`). Each writer gets `heap_bytes_per_writer` of indexing memory shared by up to
+    /// `threads` threads (tantivy's limits apply: at least 15 MB per thread, so a small budget
+    /// means fewer threads, at most 8 threads; 0 threads: one per core).
+    pub fn create_or_open(
+        dir: &Path,
+        heap_bytes_per_writer: usize,
+        threads: usize,
+    ) -> Result<IndexSet> {
+        let options = writer_options(heap_bytes_per_writer, threads);
+        let writers = IndexKind::ALL
+            .into_iter()
+            .map(|kind| KindWriter::open(index_path(dir, kind), &options))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(IndexSet { writers })
+    }
+
+    /// Adds one page to index `kind` (visible after the next [`IndexSet::commit`]).
+    pub fn add(&mut self, kind: IndexKind, doc: &IndexDoc) -> Result<()> {
+        self.writer(kind).add(doc)
+    }
+
+    /// Commits all three indexes, one after the other, storing `payload` (e.g. a JSON
+    /// checkpoint) with each commit. A crash between two of them leaves the indexes with
+    /// different payloads: read them with [`IndexSet::payload`] and undo the newer batch with
+    /// [`IndexSet::roll_back_from`].
+    pub fn commit(&mut self, payload: &str) -> Result<()> {
+        self.writers.iter_mut().try_for_each(|w| w.commit(payload))
+    }
+
+    /// Deletes the documents with `seq >= from` from all three indexes, committed or not, and
+    /// commits with `payload` (the checkpoint the indexes are back at), undoing a batch that a
+    /// crash left half-committed. Documents added since the last commit with a lower `seq` are
+    /// committed too.
+    pub fn roll_back_from(&mut self, from: u64, payload: &str) -> Result<()> {
+        for writer in &mut self.writers {
+            writer.delete_from(from)?;
+        }
+        self.commit(payload)
+    }
+
+    /// The payload of index `kind`'s last commit, `None` for a new index.
+    pub fn payload(&self, kind: IndexKind) -> Result<Option<String>> {
+        self.writers[kind.ordinal()].payload()
+    }
+
+    /// Waits for the merges under way and releases the writers. Documents added since the last
+    /// commit are dropped.
+    pub fn finish(self) -> Result<()> {
+        self.writers.into_iter().try_for_each(KindWriter::finish)
+    }
+
+    fn writer(&mut self, kind: IndexKind) -> &mut KindWriter {
+        &mut self.writers[kind.ordinal()]
+    }
+}
+
+/// The size of one index, for comparing the three.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexStats {
+    /// Which index.
+    pub kind: IndexKind,
+    /// Live documents.
+    pub docs: u64,
+    /// Terms in the `body` field, repeats included (tantivy's `total_num_tokens`, summed over
+    /// segments). Counts deleted documents until a merge drops them.
+    pub terms: u64,
+    /// Distinct terms in the `body` field: exact, by merging the segments' term dictionaries.
+    /// Terms only deleted documents hold count until a merge drops them.
+    pub distinct_terms: u64,
+    /// Bytes of all files in the index folder: postings, positions, term dictionaries, fast
+    /// fields, field norms, the doc store and meta files (plus files of uncommitted segments a
+    /// crash left, until the next writer removes them).
+    pub bytes: u64,
+    /// The payload of the last commit.
+    pub payload: Option<String>,
+}
+
+/// The stats of the three indexes under the ingest output directory `dir`, in
+/// [`IndexKind::ALL`] order. Each must exist.
+pub fn index_stats(dir: &Path) -> Result<Vec<IndexStats>> {
+    IndexKind::ALL
+        .into_iter()
+        .map(|kind| kind_stats(dir, kind))
+        .collect()
+}
+
+fn kind_stats(dir: &Path, kind: IndexKind) -> Result<IndexStats> {
+    let path = index_path(dir, kind);
+    let index = open_index(&path)?;
+    let body = Fields::of(&index, &path)?.body;
+    let searcher = reader(&index, &path)?.searcher();
+    let (terms, distinct_terms) = body_terms(&searcher, body).map_err(|e| index_error(&path, e))?;
+    let payload = index
+        .load_metas()
+        .map_err(|e| index_error(&path, e))?
+        .payload;
+    Ok(IndexStats {
+        kind,
+        docs: searcher.num_docs(),
+        terms,
+        distinct_terms,
+        bytes: folder_bytes(&path)?,
+        payload,
+    })
+}
+
+/// The terms (repeats included) and distinct terms of `field` over all segments.
+fn body_terms(searcher: &Searcher, field: Field) -> tantivy::Result<(u64, u64)> {
+    let inverted = searcher
+        .segment_readers()
+        .iter()
+        .map(|segment| segment.inverted_index(field))
+        .collect::<tantivy::Result<Vec<_>>>()?;
+    let terms = inverted.iter().map(|ii| ii.total_num_tokens()).sum();
+    let streams = inverted
+        .iter()
+        .map(|ii| ii.terms().stream())
+        .collect::<std::io::Result<Vec<_>>>()?;
+    let mut merger = TermMerger::new(streams);
+    let mut distinct = 0;
+    while merger.advance() {
+        distinct += 1;
+    }
+    Ok((terms, distinct))
+}
+
+/// The sum of the sizes of the files in `path` (tantivy keeps an index in one flat folder).
+fn folder_bytes(path: &Path) -> Result<u64> {
+    let entries = std::fs::read_dir(path).map_err(|e| Error::io(path, e))?;
+    let mut bytes = 0;
+    for entry in entries {
+        let meta = entry
+            .and_then(|e| e.metadata())
+            .map_err(|e| Error::io(path, e))?;
+        if meta.is_file() {
+            bytes += meta.len();
+        }
+    }
+    Ok(bytes)
+}
+
+/// One result of [`search`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    /// The page's URL.
+    pub url: String,
+    /// The page's title.
+    pub title: String,
+    /// BM25 score.
+    pub score: f32,
+    /// Plain text around the best matches in the body, on one line, each matched term between
+    /// `[[` and `]]` ([`HIGHLIGHT`]); the start of the body when only the title matched.
+    pub snippet: String,
+}
+
+/// The top `k` hits of `query` in index `kind` under the ingest output directory `dir`.
+///
+/// The query uses tantivy's syntax (`a b` either, `+a` must, `-a` must not, `"a b"` phrase,
+/// `title:a`) over title and body, parsed leniently: stray quotes, colons or operators are
+/// dropped rather than reported. Runs of Chinese characters are cut into words first, so that
+/// each word is a term as an English word is (tantivy would make one phrase of them). A query
+/// without terms (empty, only punctuation, `*`) finds nothing.
+pub fn search(dir: &Path, kind: IndexKind, query: &str, k: usize) -> Result<Vec<Hit>> {
+    let path = index_path(dir, kind);
+    let index = open_index(&path)?;
+    let fields = Fields::of(&index, &path)?;
+    let searcher = reader(&index, &path)?.searcher();
+    let parser = QueryParser::for_index(&index, vec![fields.title, fields.body]);
+    let (query, _ignored) = parser.parse_query_lenient(&spaced_han_words(query));
+    if k == 0 || !has_terms(query.as_ref()) {
+        return Ok(Vec::new());
+    }
+    let top = searcher
+        .search(&query, &TopDocs::with_limit(k).order_by_score())
+        .map_err(|e| index_error(&path, e))?;
+    let mut snippets = SnippetGenerator::create(&searcher, query.as_ref(), fields.body)
+        .map_err(|e| index_error(&path, e))?;
+    snippets.set_max_num_chars(SNIPPET_CHARS);
+    top.into_iter()
+        .map(|(score, address)| {
+            let doc: TantivyDocument = searcher.doc(address).map_err(|e| index_error(&path, e))?;
+            Ok(hit(&doc, &fields, score, &snippets))
+        })
+        .collect()
+}
+
+fn hit(doc: &TantivyDocument, fields: &Fields, score: f32, snippets: &SnippetGenerator) -> Hit {
+    let text = |field: Field| {
+        doc.get_first(field)
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+    };
+    let snippet = snippets.snippet_from_doc(doc);
+    let snippet = if snippet.fragment().is_empty() {
+        one_line(leading_chars(text(fields.body), SNIPPET_CHARS))
+    } else {
+        marked(&snippet)
+    };
+    Hit {
+        url: text(fields.url).to_owned(),
+        title: text(fields.title).to_owned(),
+        score,
+        snippet,
+    }
+}
+
+/// True if `query` holds a term: not empty and not match-all.
+fn has_terms(query: &dyn Query) -> bool {
+    let mut any = false;
+    query.query_terms(&mut |_, _| any = true);
+    any
+}
+
+/// `query` with a space between the jieba words of each run of Chinese characters.
+fn spaced_han_words(query: &str) -> Cow<'_, str> {
+    if !query.chars().any(is_han) {
+        return Cow::Borrowed(query);
+    }
+    let mut out = String::with_capacity(query.len() + 16);
+    let mut run_start = None;
+    for (i, c) in query.char_indices().chain([(query.len(), ' ')]) {
+        match (is_han(c), run_start) {
+            (true, None) => run_start = Some(i),
+            (false, Some(start)) => {
+                push_spaced(&query[start..i], &mut out);
+                run_start = None;
+            }
+            _ => {}
+        }
+        if !is_han(c) && i < query.len() {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn push_spaced(run: &str, out: &mut String) {
+    for (n, word) in jieba().cut(run, JIEBA_HMM).into_iter().enumerate() {
+        if n > 0 {
+            out.push(' ');
+        }
+        out.push_str(word.word);
+    }
+}
+
+/// The snippet's fragment with its matched terms between [`HIGHLIGHT`] marks, on one line.
+fn marked(snippet: &Snippet) -> String {
+    let fragment = snippet.fragment();
+    let mut out = String::with_capacity(fragment.len() + 16);
+    let mut from = 0;
+    for range in collapse_overlapped_ranges(snippet.highlighted()) {
+        let (Some(before), Some(term)) =
+            (fragment.get(from..range.start), fragment.get(range.clone()))
+        else {
+            continue;
+        };
+        out.push_str(before);
+        out.push_str(HIGHLIGHT.0);
+        out.push_str(term);
+        out.push_str(HIGHLIGHT.1);
+        from = range.end;
+    }
+    out.push_str(fragment.get(from..).unwrap_or_default());
+    one_line(&out)
+}
+
+/// `text` with each run of whitespace as one space, trimmed.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The first `n` characters of `text`.
+fn leading_chars(text: &str, n: usize) -> &str {
+    match text.char_indices().nth(n) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tantivy::tokenizer::{TokenStream, Tokenizer};
+
+    use super::*;
+
+    /// Budget of each test writer: tantivy's minimum, one thread.
+    const HEAP: usize = MIN_BYTES_PER_THREAD;
+
+    /// (seq, url, title, [fulltext, topic, abstract] bodies, lang)
+    type Page = (
+        u64,
+        &'static str,
+        &'static str,
+        [&'static str; 3],
+        &'static str,
+    );
+
+    const PAGES: [Page; 3] = [
+        (
+            0,
+            "https://e.org/river",
+            "Rivers of Europe",
+            [
+                "Home | News | Contact. The river flows slowly to the sea past old mills. \
+                 Copyright 2024, all rights reserved.",
+                "The river flows slowly to the sea past old mills.",
+                "Rivers of Europe. The river flows to the sea.",
+            ],
+            "en",
+        ),
+        (
+            1,
+            "https://e.org/zh",
+            "搜索引擎介绍",
+            [
+                "首页 新闻 搜索引擎每天抓取网页，然后建立索引。版权所有",
+                "搜索引擎每天抓取网页，然后建立索引。",
+                "搜索引擎介绍。搜索引擎抓取网页。",
+            ],
+            "zh",
+        ),
+        (
+            2,
+            "https://e.org/garden",
+            "Gardens",
+            [
+                "Home | Shop. Running a garden takes patience and water. Subscribe now.",
+                "Running a garden takes patience and water.",
+                "Gardens. Running a garden takes patience.",
+            ],
+            "en",
+        ),
+    ];
+
+    fn add_pages(set: &mut IndexSet, pages: &[Page]) {
+        for &(seq, url, title, bodies, lang) in pages {
+            for (kind, body) in IndexKind::ALL.into_iter().zip(bodies) {
+                let doc = IndexDoc {
+                    seq,
+                    url,
+                    title,
+                    body,
+                    lang,
+                };
+                set.add(kind, &doc).expect("add");
+            }
+        }
+    }
+
+    /// A collection under a temporary folder holding `PAGES`, committed with payload `p1`.
+    fn collection() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut set = IndexSet::create_or_open(dir.path(), HEAP, 1).expect("create");
+        add_pages(&mut set, &PAGES);
+        set.commit("p1").expect("commit");
+        set.finish().expect("finish");
+        dir
+    }
+
+    fn token_count(text: &str) -> u64 {
+        let mut tokenizer = DocviewTokenizer::default();
+        let mut stream = tokenizer.token_stream(text);
+        let mut n = 0;
+        while stream.advance() {
+            n += 1;
+        }
+        n
+    }
+
+    fn urls(hits: &[Hit]) -> Vec<&str> {
+        hits.iter().map(|h| h.url.as_str()).collect()
+    }
+
+    fn doc_counts(dir: &Path) -> Vec<u64> {
+        let stats = index_stats(dir).expect("stats");
+        stats.iter().map(|s| s.docs).collect()
+    }
+
+    #[test]
+    fn stats_count_documents_and_terms() {
+        let dir = collection();
+        let stats = index_stats(dir.path()).expect("stats");
+        let kinds: Vec<IndexKind> = stats.iter().map(|s| s.kind).collect();
+        assert_eq!(kinds, IndexKind::ALL);
+        for (i, s) in stats.iter().enumerate() {
+            let expected: u64 = PAGES.iter().map(|p| token_count(p.3[i])).sum();
+            assert_eq!(s.docs, 3, "{s:?}");
+            assert_eq!(s.terms, expected, "{s:?}");
+            assert!(s.distinct_terms > 0 && s.distinct_terms < s.terms, "{s:?}");
+            assert!(s.bytes > 0, "{s:?}");
+            assert_eq!(s.payload.as_deref(), Some("p1"));
+        }
+        assert!(stats[0].terms > stats[1].terms, "{stats:?}");
+        // "the" occurs twice in the topic body of the river page, "river" and "rivers" stem
+        // alike: the distinct count is exact, not per segment.
+        let topic_distinct: std::collections::HashSet<String> = PAGES
+            .iter()
+            .flat_map(|p| {
+                let mut tokenizer = DocviewTokenizer::default();
+                let mut stream = tokenizer.token_stream(p.3[1]);
+                let mut words = Vec::new();
+                while let Some(t) = stream.next() {
+                    words.push(t.text.clone());
+                }
+                words
+            })
+            .collect();
+        assert_eq!(stats[1].distinct_terms, topic_distinct.len() as u64);
+    }
+
+    #[test]
+    fn stemmed_query_finds_the_page_with_a_snippet() {
+        let dir = collection();
+        for kind in IndexKind::ALL {
+            let hits = search(dir.path(), kind, "rivers", 10).expect("search");
+            assert_eq!(urls(&hits), vec!["https://e.org/river"], "{kind}");
+            assert_eq!(hits[0].title, "Rivers of Europe");
+            assert!(hits[0].score > 0.0);
+            assert!(hits[0].snippet.contains("[[river]]"), "{:?}", hits[0]);
+        }
+        let hits = search(dir.path(), IndexKind::Topic, "running water", 10).expect("search");
+        assert_eq!(urls(&hits), vec!["https://e.org/garden"]);
+        assert!(hits[0].snippet.contains("[[Running]]"), "{:?}", hits[0]);
+        assert!(hits[0].snippet.contains("[[water]]"), "{:?}", hits[0]);
+    }
+
+    #[test]
+    fn title_only_match_shows_the_start_of_the_body() {
+        let dir = collection();
+        let hits = search(dir.path(), IndexKind::Topic, "europe", 10).expect("search");
+        assert_eq!(urls(&hits), vec!["https://e.org/river"]);
+        assert_eq!(
+            hits[0].snippet,
+            "The river flows slowly to the sea past old mills."
+        );
+    }
+
+    #[test]
+    fn chinese_query_finds_the_chinese_page() {
+        let dir = collection();
+        for query in ["抓取网页", "搜索引擎", "\"抓取网页\""] {
+            let hits = search(dir.path(), IndexKind::Topic, query, 10).expect("search");
+            assert_eq!(urls(&hits), vec!["https://e.org/zh"], "{query}");
+            assert!(hits[0].snippet.contains("[["), "{:?}", hits[0]);
+        }
+        assert_eq!(spaced_han_words("抓取网页 rust"), "抓取 网页 rust");
+        assert_eq!(spaced_han_words("title:搜索引擎"), "title:搜索引擎");
+        assert!(matches!(spaced_han_words("plain"), Cow::Borrowed("plain")));
+    }
+
+    #[test]
+    fn roll_back_removes_the_newer_batch() {
+        let dir = collection();
+        let mut set = IndexSet::create_or_open(dir.path(), HEAP, 1).expect("open");
+        let later: [Page; 2] = [
+            (
+                3,
+                "https://e.org/tide",
+                "Tides",
+                ["tides and pools"; 3],
+                "en",
+            ),
+            (
+                4,
+                "https://e.org/moon",
+                "Moon",
+                ["the moon pulls tides"; 3],
+                "en",
+            ),
+        ];
+        add_pages(&mut set, &later);
+        set.commit("p2").expect("commit");
+        assert_eq!(doc_counts(dir.path()), vec![5, 5, 5]);
+        set.roll_back_from(3, "back to p1").expect("roll back");
+        assert_eq!(
+            set.payload(IndexKind::Abstract)
+                .expect("payload")
+                .as_deref(),
+            Some("back to p1")
+        );
+        set.finish().expect("finish");
+        assert_eq!(doc_counts(dir.path()), vec![3, 3, 3]);
+        let hits = search(dir.path(), IndexKind::Fulltext, "tides", 10).expect("search");
+        assert!(hits.is_empty(), "{hits:?}");
+        let hits = search(dir.path(), IndexKind::Fulltext, "garden", 10).expect("search");
+        assert_eq!(urls(&hits), vec!["https://e.org/garden"]);
+    }
+
+    #[test]
+    fn reopening_keeps_committed_documents() {
+        let dir = collection();
+        let mut set = IndexSet::create_or_open(dir.path(), HEAP, 1).expect("reopen");
+        for kind in IndexKind::ALL {
+            assert_eq!(set.payload(kind).expect("payload").as_deref(), Some("p1"));
+        }
+        let before = index_stats(dir.path()).expect("stats");
+        // A second segment holding only words the first one has: the distinct count is
+        // exact across segments, not a sum per segment.
+        add_pages(
+            &mut set,
+            &[(3, "https://e.org/sea", "Sea", ["river sea"; 3], "en")],
+        );
+        set.commit("p2").expect("commit");
+        set.finish().expect("finish");
+        let after = index_stats(dir.path()).expect("stats");
+        for (b, a) in before.iter().zip(&after) {
+            assert_eq!(a.docs, b.docs + 1, "{a:?}");
+            assert_eq!(a.terms, b.terms + 2, "{a:?}");
+            assert_eq!(a.distinct_terms, b.distinct_terms, "{a:?}");
+            assert_eq!(a.payload.as_deref(), Some("p2"));
+        }
+        let hits = search(dir.path(), IndexKind::Topic, "seas", 10).expect("search");
+        assert_eq!(hits.len(), 2, "{hits:?}");
+    }
+
+    #[test]
+    fn uncommitted_documents_vanish_with_the_writer() {
+        let dir = collection();
+        let mut set = IndexSet::create_or_open(dir.path(), HEAP, 1).expect("open");
+        add_pages(
+            &mut set,
+            &[(3, "https://e.org/tide", "Tides", ["tides"; 3], "en")],
+        );
+        drop(set);
+        let stats = index_stats(dir.path()).expect("stats");
+        assert!(
+            stats
+                .iter()
+                .all(|s| s.docs == 3 && s.payload.as_deref() == Some("p1"))
+        );
+        let set = IndexSet::create_or_open(dir.path(), HEAP, 1).expect("reopen after crash");
+        set.finish().expect("finish");
+        assert!(
+            search(dir.path(), IndexKind::Topic, "tides", 5)
+                .expect("search")
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn new_index_set_is_empty_and_without_payload() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut set = IndexSet::create_or_open(dir.path(), HEAP, 0).expect("create");
+        assert_eq!(set.payload(IndexKind::Topic).expect("payload"), None);
+        set.commit("").expect("commit");
+        set.finish().expect("finish");
+        assert_eq!(doc_counts(dir.path()), vec![0, 0, 0]);
+        assert!(
+            search(dir.path(), IndexKind::Topic, "river", 5)
+                .expect("search")
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn missing_index_is_an_error_naming_the_path() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let expected = index_path(dir.path(), IndexKind::Fulltext);
+        let err = index_stats(dir.path()).expect_err("no index");
+        assert!(
+            matches!(&err, Error::NoIndex { path } if *path == expected),
+            "{err}"
+        );
+        let message = err.to_string();
+        assert!(
+            message.contains(&expected.display().to_string()),
+            "{message}"
+        );
+        assert!(message.contains("docview ingest"), "{message}");
+        let err = search(dir.path(), IndexKind::Abstract, "river", 5).expect_err("no index");
+        let expected = index_path(dir.path(), IndexKind::Abstract);
+        assert!(
+            matches!(&err, Error::NoIndex { path } if *path == expected),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn junk_queries_do_not_error() {
+        let dir = collection();
+        let junk = [
+            "",
+            " ",
+            "\"",
+            ":",
+            "AND",
+            "OR NOT",
+            "title:",
+            ":river",
+            "((",
+            ")",
+            "*",
+            "-",
+            "+",
+            "\"river",
+            "river\"",
+            "body:river:",
+            "[1 TO",
+            "seq:>",
+            "url:",
+            "^2",
+            "~",
+            "\\",
+            "“river”",
+            "。",
+            "\u{0}",
+        ];
+        for query in junk {
+            let hits = search(dir.path(), IndexKind::Topic, query, 10)
+                .unwrap_or_else(|e| panic!("{query:?}: {e}"));
+            if query.trim().is_empty() {
+                assert!(hits.is_empty(), "{query:?}");
+            }
+        }
+        let hits = search(dir.path(), IndexKind::Topic, "\"river", 10).expect("search");
+        assert_eq!(urls(&hits), vec!["https://e.org/river"]);
+        assert!(
+            search(dir.path(), IndexKind::Topic, "river", 0)
+                .expect("k 0")
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn stop_words_are_indexed_for_phrases() {
+        let dir = collection();
+        let hits = search(dir.path(), IndexKind::Topic, "\"to the sea\"", 10).expect("search");
+        assert_eq!(urls(&hits), vec!["https://e.org/river"]);
+        let hits = search(dir.path(), IndexKind::Topic, "\"sea the to\"", 10).expect("search");
+        assert!(hits.is_empty(), "{hits:?}");
+    }
+
+    #[test]
+    fn index_kind_names() {
+        for kind in IndexKind::ALL {
+            assert_eq!(kind.as_str().parse::<IndexKind>().ok(), Some(kind));
+            assert_eq!(kind.to_string(), kind.as_str());
+        }
+        assert_eq!("Topic".parse::<IndexKind>().ok(), Some(IndexKind::Topic));
+        assert!(matches!(
+            "raw".parse::<IndexKind>(),
+            Err(Error::UnknownIndex(_))
+        ));
+    }
+
+    #[test]
+    fn writer_budget_respects_tantivy_limits() {
+        let min = MIN_BYTES_PER_THREAD;
+        assert_eq!(writer_budget(0, 4), (1, min));
+        assert_eq!(writer_budget(min * 2, 4), (2, min));
+        assert_eq!(writer_budget(min * 100, 4), (4, min * 25));
+        assert_eq!(writer_budget(min * 100, 64).0, MAX_THREADS);
+        assert_eq!(writer_budget(usize::MAX, 1), (1, MAX_BYTES_PER_THREAD));
+        assert!(writer_budget(min * 100, 0).0 >= 1);
+    }
+}
