@@ -5,9 +5,19 @@
 //! [`decode_html`] finds the page's real charset (byte order mark, valid UTF-8, HTTP header,
 //! `<meta>` declaration, detection) and turns the bytes into text; [`looks_binary`] lets callers
 //! turn away images, archives and other files that are not pages.
+//!
+//! [`Inputs`] reads crawled collections for `docview ingest`: directories of pages, WARC files
+//! (plain or gzip), JSON Lines files or standard input, yielding one [`InputEvent`] at a time
+//! (a [`RawPage`], or a record skipped or malformed) without holding the collection in memory.
 
 mod decode;
+mod http;
+mod jsonl;
 mod prescan;
+mod progress;
+mod raw;
+mod sources;
+mod warc;
 
 use std::fs::File;
 use std::io::{self, Cursor, Read};
@@ -19,6 +29,9 @@ use crate::{Error, Result};
 
 pub use decode::{CharsetSource, DETECT_BYTES, Decoded, SNIFF_BYTES, decode_html, looks_binary};
 pub use prescan::{PRESCAN_BYTES, prescan_meta_charset};
+pub use progress::Progress;
+pub use raw::{InputEvent, RawPage, SkipReason, file_url};
+pub use sources::Inputs;
 
 /// Most bytes of (decompressed) content kept from one page: 64 MiB.
 ///

@@ -1,0 +1,163 @@
+//! JSON Lines input: one page per line, `{"url": ..., "html": ...}`, read from a file (gzip
+//! found by its magic bytes) or standard input. Other keys, such as `"charset"`, are ignored:
+//! the HTML is already text. Blank lines are passed over; a line that is not such an object is
+//! [`InputEvent::Malformed`], named `path:LINE` (lines counted from 1).
+
+use std::io::{self, BufRead, Read};
+
+use serde::Deserialize;
+
+use super::MAX_PAGE_BYTES;
+use super::raw::{InputEvent, RawPage};
+
+/// Longest line read: a page of [`MAX_PAGE_BYTES`] with room for JSON escapes. The rest of a
+/// longer line is passed over and the line reported.
+const MAX_LINE_BYTES: u64 = 4 * MAX_PAGE_BYTES as u64;
+
+/// One line of JSONL input.
+#[derive(Deserialize)]
+struct JsonPage {
+    url: String,
+    html: String,
+}
+
+/// A reader of JSON Lines pages.
+pub(crate) struct JsonlReader {
+    name: String,
+    lines: Box<dyn BufRead + Send>,
+    line_no: u64,
+    done: bool,
+}
+
+impl JsonlReader {
+    /// Reads the lines of `lines`; `name` starts origins.
+    pub(crate) fn new(lines: Box<dyn BufRead + Send>, name: &str) -> Self {
+        JsonlReader {
+            name: name.to_string(),
+            lines,
+            line_no: 0,
+            done: false,
+        }
+    }
+
+    /// The next page or malformed line; `None` at the end.
+    pub(crate) fn next_event(&mut self) -> Option<InputEvent> {
+        while !self.done {
+            let mut line = Vec::new();
+            let read = self
+                .lines
+                .by_ref()
+                .take(MAX_LINE_BYTES)
+                .read_until(b'\n', &mut line);
+            match read {
+                Ok(0) => self.done = true,
+                Ok(_) => {
+                    self.line_no += 1;
+                    if let Some(event) = self.line_event(&line) {
+                        return Some(event);
+                    }
+                }
+                Err(e) => {
+                    self.done = true;
+                    return Some(self.malformed(self.line_no + 1, format!("read error: {e}")));
+                }
+            }
+        }
+        None
+    }
+
+    /// The event of one line (`None` for a blank line).
+    fn line_event(&mut self, line: &[u8]) -> Option<InputEvent> {
+        if line.len() as u64 == MAX_LINE_BYTES && !line.ends_with(b"\n") {
+            let message = match self.skip_line() {
+                Ok(()) => format!("line longer than {MAX_LINE_BYTES} bytes"),
+                Err(e) => format!("read error: {e}"),
+            };
+            return Some(self.malformed(self.line_no, message));
+        }
+        if line.trim_ascii().is_empty() {
+            return None;
+        }
+        let origin = format!("{}:{}", self.name, self.line_no);
+        Some(match serde_json::from_slice::<JsonPage>(line) {
+            Ok(page) => {
+                let mut bytes = page.html.into_bytes();
+                bytes.truncate(MAX_PAGE_BYTES);
+                InputEvent::Page(RawPage {
+                    url: page.url,
+                    bytes,
+                    http_charset: None,
+                    origin,
+                })
+            }
+            Err(e) => InputEvent::Malformed {
+                origin,
+                message: format!("bad JSON line: {e}"),
+            },
+        })
+    }
+
+    /// Consumes the rest of the current line without keeping it.
+    fn skip_line(&mut self) -> io::Result<()> {
+        loop {
+            let buf = self.lines.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            if let Some(i) = memchr::memchr(b'\n', buf) {
+                self.lines.consume(i + 1);
+                return Ok(());
+            }
+            let all = buf.len();
+            self.lines.consume(all);
+        }
+    }
+
+    fn malformed(&self, line_no: u64, message: String) -> InputEvent {
+        InputEvent::Malformed {
+            origin: format!("{}:{line_no}", self.name),
+            message,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+
+    use super::*;
+
+    fn read_all(text: &str) -> Vec<InputEvent> {
+        let mut reader = JsonlReader::new(Box::new(Cursor::new(text.to_string())), "p.jsonl");
+        std::iter::from_fn(|| reader.next_event()).collect()
+    }
+
+    #[test]
+    fn good_bad_and_blank_lines() {
+        let text = "{\"url\": \"http://a/\", \"html\": \"<p>caf\\u00e9</p>\", \"charset\": \"gbk\"}\n\
+                    \n   \r\n\
+                    {\"url\": \"http://b/\"}\n\
+                    not json\n\
+                    {\"url\": \"http://c/\", \"html\": \"<p>c</p>\"}";
+        let events = read_all(text);
+        assert_eq!(events.len(), 4, "{events:?}");
+        assert_eq!(
+            events[0],
+            InputEvent::Page(RawPage {
+                url: "http://a/".into(),
+                bytes: "<p>café</p>".as_bytes().to_vec(),
+                http_charset: None,
+                origin: "p.jsonl:1".into(),
+            })
+        );
+        let InputEvent::Malformed { origin, message } = &events[1] else {
+            panic!()
+        };
+        assert_eq!(origin, "p.jsonl:4");
+        assert!(message.contains("missing field `html`"), "{message}");
+        assert_eq!(events[2].origin(), "p.jsonl:5");
+        assert!(matches!(&events[2], InputEvent::Malformed { .. }));
+        assert_eq!(events[3].origin(), "p.jsonl:6");
+        assert!(matches!(&events[3], InputEvent::Page(p) if p.bytes == b"<p>c</p>"));
+    }
+}

@@ -1,0 +1,163 @@
+//! What the crawled-input readers hand out: a [`RawPage`] (the bytes of one page, not yet
+//! decoded), or word that a record was skipped or malformed ([`InputEvent`]).
+
+use std::fmt;
+use std::path::Path;
+
+/// One crawled page before decoding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawPage {
+    /// `WARC-Target-URI` of a WARC record, `"url"` of a JSONL line, or the `file://` URL of the
+    /// canonical absolute path of a file.
+    pub url: String,
+    /// The HTTP body (dechunked and decompressed per `Transfer-Encoding`/`Content-Encoding`), or
+    /// the file's bytes (gunzipped when gzip), or the `"html"` of a JSONL line, at most
+    /// [`MAX_PAGE_BYTES`](super::MAX_PAGE_BYTES) bytes.
+    pub bytes: Vec<u8>,
+    /// The `charset=` parameter of the HTTP `Content-Type` header, if any.
+    pub http_charset: Option<String>,
+    /// Where the page came from, for messages: `path` (a file), `path:LINE` (JSONL, from 1),
+    /// `path@OFFSET` (the byte offset of the WARC record in the file; for a `.warc.gz`, the
+    /// offset of its gzip member, followed by `+N` when the record starts `N` uncompressed bytes
+    /// into the member, as in a WARC compressed as a whole).
+    pub origin: String,
+}
+
+/// Why a record that is not a page was passed over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SkipReason {
+    /// The HTTP `Content-Type` is not HTML (`text/html`, `application/xhtml+xml`); empty when the
+    /// header is missing and the body does not start with `<`.
+    NotHtml {
+        /// The media type, lowercase, without parameters.
+        content_type: String,
+    },
+    /// The HTTP status is not 2xx.
+    HttpStatus(u16),
+    /// A WARC record that may hold content but is not a response: `revisit`, `resource`,
+    /// `conversion`, `continuation` or an unknown type. (`warcinfo`, `request` and `metadata`
+    /// records are passed over without an event.)
+    NotResponse {
+        /// The `WARC-Type`.
+        warc_type: String,
+    },
+    /// A WARC `response` record that does not hold an HTTP response (a `dns:` lookup, ...).
+    NotHttp {
+        /// The WARC `Content-Type` of the record.
+        content_type: String,
+    },
+    /// The HTTP body uses a `Content-Encoding` or `Transfer-Encoding` docview cannot undo.
+    Encoding(String),
+}
+
+impl fmt::Display for SkipReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipReason::NotHtml { content_type } if content_type.is_empty() => {
+                f.write_str("no content type and the body is not markup")
+            }
+            SkipReason::NotHtml { content_type } => write!(f, "not HTML ({content_type})"),
+            SkipReason::HttpStatus(code) => write!(f, "HTTP status {code}"),
+            SkipReason::NotResponse { warc_type } => write!(f, "WARC {warc_type} record"),
+            SkipReason::NotHttp { content_type } => {
+                write!(f, "response record without HTTP ({content_type})")
+            }
+            SkipReason::Encoding(coding) => write!(f, "unsupported content encoding {coding}"),
+        }
+    }
+}
+
+/// What the readers of crawled input yield, in input order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputEvent {
+    /// A page to process.
+    Page(RawPage),
+    /// A record that is not a page, counted but not processed.
+    Skipped {
+        /// Where it came from, as in [`RawPage::origin`].
+        origin: String,
+        /// Why it was passed over.
+        reason: SkipReason,
+    },
+    /// A broken record, line or file: reported, and reading goes on after it.
+    Malformed {
+        /// Where it came from, as in [`RawPage::origin`] (a WARC record's offset is where it
+        /// started).
+        origin: String,
+        /// What was wrong.
+        message: String,
+    },
+}
+
+impl InputEvent {
+    /// Where the page or record came from.
+    pub fn origin(&self) -> &str {
+        match self {
+            InputEvent::Page(page) => &page.origin,
+            InputEvent::Skipped { origin, .. } | InputEvent::Malformed { origin, .. } => origin,
+        }
+    }
+}
+
+impl fmt::Display for InputEvent {
+    /// One line: the origin, then what happened.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputEvent::Page(page) => write!(f, "{}: page {}", page.origin, page.url),
+            InputEvent::Skipped { origin, reason } => write!(f, "{origin}: skipped: {reason}"),
+            InputEvent::Malformed { origin, message } => {
+                write!(f, "{origin}: malformed: {message}")
+            }
+        }
+    }
+}
+
+/// The `file://` URL of `path`, which should be absolute: bytes other than unreserved
+/// characters and `/` are percent-encoded (the path taken as UTF-8, lossily).
+pub fn file_url(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let mut url = String::from("file://");
+    if !text.starts_with('/') {
+        url.push('/');
+    }
+    for &b in text.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~!$&'()*+,;=:@".contains(&b) {
+            url.push(char::from(b));
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_urls_are_percent_encoded() {
+        assert_eq!(file_url(Path::new("/a/b c.html")), "file:///a/b%20c.html");
+        assert_eq!(
+            file_url(Path::new("/新闻/x#1.htm")),
+            "file:///%E6%96%B0%E9%97%BB/x%231.htm"
+        );
+    }
+
+    #[test]
+    fn events_display_in_one_line() {
+        let skipped = InputEvent::Skipped {
+            origin: "a.warc@10".into(),
+            reason: SkipReason::HttpStatus(404),
+        };
+        assert_eq!(skipped.to_string(), "a.warc@10: skipped: HTTP status 404");
+        assert_eq!(skipped.origin(), "a.warc@10");
+        let not_html = SkipReason::NotHtml {
+            content_type: "image/png".into(),
+        };
+        assert_eq!(not_html.to_string(), "not HTML (image/png)");
+        let revisit = SkipReason::NotResponse {
+            warc_type: "revisit".into(),
+        };
+        assert_eq!(revisit.to_string(), "WARC revisit record");
+    }
+}

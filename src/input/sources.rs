@@ -1,0 +1,648 @@
+//! The inputs of `docview ingest`: a list of paths (directories, WARC files, JSON Lines files,
+//! single pages, `-` for JSON Lines on standard input) read as one stream of
+//! [`InputEvent`]s, one page at a time, in a deterministic order: the paths in the order given,
+//! a directory's entries sorted by file name at every level.
+//!
+//! A path is read as:
+//! - a directory: walked recursively (symbolic links followed); files named `*.html`, `*.htm`,
+//!   `*.html.gz`, `*.htm.gz` (any case) are pages, other files are passed over without an event;
+//! - a file named `*.warc` or `*.warc.gz`, or one whose bytes start with `WARC/` (gzip or not):
+//!   a WARC (see the `warc` module);
+//! - a file named `*.jsonl` or `*.jsonl.gz`, or `-`: JSON Lines;
+//! - any other file: one page, gunzipped when its bytes are gzip.
+
+use std::collections::VecDeque;
+use std::fs::{self, File};
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use flate2::bufread::{GzDecoder, MultiGzDecoder};
+
+use super::jsonl::JsonlReader;
+use super::progress::{Progress, Tracked};
+use super::raw::{InputEvent, RawPage, file_url};
+use super::warc::WarcReader;
+use super::{GZIP_MAGIC, read_page_bytes, read_page_from};
+use crate::{Error, Result};
+
+/// How a path is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Stdin,
+    Directory,
+    Warc,
+    Jsonl,
+    /// A single page, or a WARC found by its first bytes.
+    Other,
+}
+
+/// One input path, checked.
+#[derive(Debug)]
+struct Source {
+    path: PathBuf,
+    kind: Kind,
+    /// On-disk bytes (of the page files, for a directory); 0 for standard input.
+    size: u64,
+}
+
+/// What is being read now.
+enum Current {
+    Directory(DirReader),
+    Warc(WarcReader<BufReader<File>>),
+    Jsonl(JsonlReader),
+}
+
+impl Current {
+    fn next_event(&mut self) -> Option<InputEvent> {
+        match self {
+            Current::Directory(dir) => dir.next_event(),
+            Current::Warc(warc) => warc.next_event(),
+            Current::Jsonl(jsonl) => jsonl.next_event(),
+        }
+    }
+}
+
+/// The crawled inputs, read one page at a time: an [`Iterator`] of [`InputEvent`]s.
+pub struct Inputs {
+    sources: VecDeque<Source>,
+    current: Option<(Current, u64)>,
+    progress: Progress,
+    /// On-disk bytes of the inputs read to their end.
+    done_bytes: u64,
+    total: Option<u64>,
+}
+
+impl Inputs {
+    /// Checks every path up front (exists, readable; a directory is walked to sum the sizes of
+    /// its pages) and returns an error naming the first bad one. `-` (standard input) may be
+    /// given once.
+    pub fn open(paths: &[PathBuf]) -> Result<Inputs> {
+        let mut sources = VecDeque::new();
+        let mut total = Some(0u64);
+        for path in paths {
+            let source = check(path)?;
+            if source.kind == Kind::Stdin {
+                if total.is_none() {
+                    return Err(Error::bad_input("-", "standard input given twice"));
+                }
+                total = None;
+            }
+            total = total.map(|t| t + source.size);
+            sources.push_back(source);
+        }
+        Ok(Inputs {
+            sources,
+            current: None,
+            progress: Progress::default(),
+            done_bytes: 0,
+            total,
+        })
+    }
+
+    /// Sum of the on-disk sizes of the inputs (`None` when standard input is among them), for a
+    /// progress bar.
+    pub fn total_bytes(&self) -> Option<u64> {
+        self.total
+    }
+
+    /// On-disk bytes consumed so far (compressed bytes for gzip files).
+    pub fn bytes_read(&self) -> u64 {
+        self.progress.bytes_read()
+    }
+
+    /// A handle on [`Inputs::bytes_read`] that another thread can read while this one iterates.
+    pub fn progress(&self) -> Progress {
+        self.progress.clone()
+    }
+
+    /// Starts reading `source`: a reader to take events from, or the single event of a page
+    /// file or of a file that cannot be opened.
+    fn start(&mut self, source: &Source) -> std::result::Result<Current, InputEvent> {
+        let name = source.path.display().to_string();
+        let malformed = |e: &dyn std::fmt::Display| InputEvent::Malformed {
+            origin: name.clone(),
+            message: e.to_string(),
+        };
+        if source.kind == Kind::Stdin {
+            let stdin = gunzipping(Tracked::reporting(
+                BufReader::new(io::stdin()),
+                self.progress.clone(),
+                self.done_bytes,
+            ));
+            return Ok(Current::Jsonl(JsonlReader::new(
+                stdin.map_err(|e| malformed(&e))?,
+                "-",
+            )));
+        }
+        if source.kind == Kind::Directory {
+            return Ok(Current::Directory(DirReader::new(
+                &source.path,
+                self.progress.clone(),
+                self.done_bytes,
+            )));
+        }
+        let file = File::open(&source.path).map_err(|e| malformed(&e))?;
+        let mut reader = Tracked::reporting(
+            BufReader::with_capacity(64 << 10, file),
+            self.progress.clone(),
+            self.done_bytes,
+        );
+        let kind = match source.kind {
+            Kind::Other if looks_like_warc(reader.fill_buf().map_err(|e| malformed(&e))?) => {
+                Kind::Warc
+            }
+            kind => kind,
+        };
+        match kind {
+            Kind::Warc => WarcReader::new(reader, &name)
+                .map(Current::Warc)
+                .map_err(|e| malformed(&e)),
+            Kind::Jsonl => {
+                let lines = gunzipping(reader).map_err(|e| malformed(&e))?;
+                Ok(Current::Jsonl(JsonlReader::new(lines, &name)))
+            }
+            _ => Err(single_page(reader, &source.path, name)),
+        }
+    }
+
+    /// Counts the current source as read.
+    fn finish(&mut self, size: u64) {
+        self.done_bytes += size;
+        self.progress.advance_to(self.done_bytes);
+    }
+}
+
+impl Iterator for Inputs {
+    type Item = InputEvent;
+
+    fn next(&mut self) -> Option<InputEvent> {
+        loop {
+            if let Some((current, size)) = &mut self.current {
+                if let Some(event) = current.next_event() {
+                    return Some(event);
+                }
+                let size = *size;
+                self.current = None;
+                self.finish(size);
+            }
+            let source = self.sources.pop_front()?;
+            match self.start(&source) {
+                Ok(current) => self.current = Some((current, source.size)),
+                Err(event) => {
+                    self.finish(source.size);
+                    return Some(event);
+                }
+            }
+        }
+    }
+}
+
+/// Checks one input path.
+fn check(path: &Path) -> Result<Source> {
+    if path == Path::new("-") {
+        return Ok(Source {
+            path: path.to_path_buf(),
+            kind: Kind::Stdin,
+            size: 0,
+        });
+    }
+    let meta = fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    let (kind, size) = if meta.is_dir() {
+        fs::read_dir(path).map_err(|e| Error::io(path, e))?;
+        (Kind::Directory, page_bytes_under(path))
+    } else {
+        File::open(path).map_err(|e| Error::io(path, e))?;
+        let name = lowercase_name(path);
+        let kind = if name.ends_with(".warc") || name.ends_with(".warc.gz") {
+            Kind::Warc
+        } else if name.ends_with(".jsonl") || name.ends_with(".jsonl.gz") {
+            Kind::Jsonl
+        } else {
+            Kind::Other
+        };
+        (kind, meta.len())
+    };
+    Ok(Source {
+        path: path.to_path_buf(),
+        kind,
+        size,
+    })
+}
+
+/// The file name of `path`, lowercase.
+fn lowercase_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default()
+}
+
+/// True for the names of page files in a directory.
+fn is_page_name(path: &Path) -> bool {
+    let name = lowercase_name(path);
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    name.ends_with(".html") || name.ends_with(".htm")
+}
+
+/// True when the first bytes of a file are those of a WARC, plain or gzip.
+fn looks_like_warc(head: &[u8]) -> bool {
+    if head.starts_with(&GZIP_MAGIC) {
+        let mut first = [0u8; 5];
+        GzDecoder::new(head).read_exact(&mut first).is_ok() && &first == b"WARC/"
+    } else {
+        head.starts_with(b"WARC/")
+    }
+}
+
+/// `reader`, decompressed when it starts with the gzip magic.
+fn gunzipping(
+    mut reader: Tracked<impl BufRead + Send + 'static>,
+) -> io::Result<Box<dyn BufRead + Send>> {
+    Ok(if reader.fill_buf()?.starts_with(&GZIP_MAGIC) {
+        Box::new(BufReader::new(MultiGzDecoder::new(reader)))
+    } else {
+        Box::new(reader)
+    })
+}
+
+/// The one event of a single page file.
+fn single_page(reader: impl Read, path: &Path, origin: String) -> InputEvent {
+    match read_page_from(reader, path) {
+        Ok(bytes) => InputEvent::Page(RawPage {
+            url: file_url(&absolute(path)),
+            bytes,
+            http_charset: None,
+            origin,
+        }),
+        Err(e) => InputEvent::Malformed {
+            origin,
+            message: reason(&e),
+        },
+    }
+}
+
+/// The canonical absolute path of `path`, or `path` made absolute when it cannot be resolved.
+fn absolute(path: &Path) -> PathBuf {
+    fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// What an error says, without the path it names (the event's origin names it).
+fn reason(e: &Error) -> String {
+    match e {
+        Error::Io { source, .. } => source.to_string(),
+        Error::BadInput { reason, .. } => reason.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The walk of a directory: page files sorted by name at every level.
+fn walk(root: &Path) -> walkdir::IntoIter {
+    walkdir::WalkDir::new(root)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+}
+
+/// Sum of the sizes of the page files under `root` (unreadable entries count 0).
+fn page_bytes_under(root: &Path) -> u64 {
+    walk(root)
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| entry.file_type().is_file() && is_page_name(entry.path()))
+        .filter_map(|entry| entry.metadata().ok())
+        .map(|meta| meta.len())
+        .sum()
+}
+
+/// The pages of a directory, one file at a time.
+struct DirReader {
+    walk: walkdir::IntoIter,
+    progress: Progress,
+    /// Bytes read before this directory and in it so far.
+    base: u64,
+}
+
+impl DirReader {
+    fn new(root: &Path, progress: Progress, base: u64) -> Self {
+        DirReader {
+            walk: walk(root),
+            progress,
+            base,
+        }
+    }
+
+    fn next_event(&mut self) -> Option<InputEvent> {
+        loop {
+            let entry = match self.walk.next()? {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let origin = e.path().unwrap_or(Path::new("")).display().to_string();
+                    let message = e
+                        .io_error()
+                        .map_or_else(|| e.to_string(), |io| io.to_string());
+                    return Some(InputEvent::Malformed { origin, message });
+                }
+            };
+            if !entry.file_type().is_file() || !is_page_name(entry.path()) {
+                continue;
+            }
+            let origin = entry.path().display().to_string();
+            let event = match read_page_bytes(entry.path()) {
+                Ok(bytes) => InputEvent::Page(RawPage {
+                    url: file_url(&absolute(entry.path())),
+                    bytes,
+                    http_charset: None,
+                    origin,
+                }),
+                Err(e) => InputEvent::Malformed {
+                    origin,
+                    message: reason(&e),
+                },
+            };
+            self.base += entry.metadata().map_or(0, |m| m.len());
+            self.progress.advance_to(self.base);
+            return Some(event);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use flate2::Compression;
+    use flate2::write::GzEncoder;
+
+    use super::*;
+
+    /// `../shared/warc` next to the crate, when it is there.
+    fn shared_warc() -> Option<PathBuf> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/warc");
+        if dir.is_dir() {
+            Some(dir)
+        } else {
+            eprintln!("skipped: {} is absent", dir.display());
+            None
+        }
+    }
+
+    /// Each event as `origin kind detail`.
+    fn summary(events: &[InputEvent]) -> Vec<String> {
+        events
+            .iter()
+            .map(|e| match e {
+                InputEvent::Page(p) => format!("{} page {}", p.origin, p.url),
+                InputEvent::Skipped { origin, reason } => format!("{origin} skipped {reason}"),
+                InputEvent::Malformed { origin, message } => {
+                    format!("{origin} malformed {message}")
+                }
+            })
+            .collect()
+    }
+
+    fn read(paths: &[PathBuf]) -> Vec<InputEvent> {
+        Inputs::open(paths).unwrap().collect()
+    }
+
+    fn pages(events: &[InputEvent]) -> Vec<&RawPage> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                InputEvent::Page(page) => Some(page),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut enc = GzEncoder::new(Vec::new(), Compression::default());
+        enc.write_all(bytes).unwrap();
+        enc.finish().unwrap()
+    }
+
+    #[test]
+    fn shared_warc_files() {
+        let Some(dir) = shared_warc() else { return };
+        // file, pages, first page URL, skipped, events in all.
+        let expected = [
+            ("jwarc__cc.warc.gz", 1, Some("http://commoncrawl.org/"), 0),
+            (
+                "resiliparse__warcfile.warc.gz",
+                16,
+                Some("http://003338.cn/l41/481397.html"),
+                0,
+            ),
+            ("warcio__example-digest.warc", 0, None, 0),
+            (
+                "warcio__example-iana.org-chunked.warc",
+                1,
+                Some("http://www.iana.org/"),
+                0,
+            ),
+            ("warcio__example-resource.warc.gz", 0, None, 1),
+            ("warcio__example.warc", 1, Some("http://example.com/"), 1),
+            ("warcio__example.warc.gz", 1, Some("http://example.com/"), 1),
+            ("warcio__post-test.warc.gz", 0, None, 3),
+        ];
+        for (name, count, first, skipped) in expected {
+            let path = dir.join(name);
+            let mut inputs = Inputs::open(std::slice::from_ref(&path)).unwrap();
+            let events: Vec<_> = inputs.by_ref().collect();
+            let found = pages(&events);
+            assert_eq!(found.len(), count, "{name}: {:#?}", summary(&events));
+            assert_eq!(found.first().map(|p| p.url.as_str()), first, "{name}");
+            assert_eq!(
+                events.len(),
+                count + skipped,
+                "{name}: {:#?}",
+                summary(&events)
+            );
+            assert_eq!(
+                inputs.total_bytes(),
+                Some(fs::metadata(&path).unwrap().len())
+            );
+            assert_eq!(inputs.bytes_read(), inputs.total_bytes().unwrap(), "{name}");
+            for page in found {
+                assert!(page.origin.starts_with(&path.display().to_string()));
+                let text = String::from_utf8_lossy(&page.bytes).to_lowercase();
+                assert!(text.contains("</html>"), "{name} {}: {text:.200}", page.url);
+            }
+        }
+        // The chunked body is dechunked, the gzip body inflated.
+        let events = read(&[dir.join("warcio__example-iana.org-chunked.warc")]);
+        let iana = pages(&events)[0];
+        assert!(
+            iana.bytes.starts_with(b"<!doctype html>"),
+            "{:?}",
+            &iana.bytes[..40]
+        );
+        assert_eq!(iana.http_charset.as_deref(), Some("UTF-8"));
+        let events = read(&[dir.join("warcio__example.warc.gz")]);
+        let text = String::from_utf8_lossy(&pages(&events)[0].bytes).into_owned();
+        assert!(
+            text.contains("<title>Example Domain</title>"),
+            "{text:.200}"
+        );
+        assert!(matches!(
+            &events[1],
+            InputEvent::Skipped { reason: crate::input::SkipReason::NotResponse { warc_type }, .. }
+                if warc_type == "revisit"
+        ));
+    }
+
+    #[test]
+    fn corpus_samples_warc() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus-samples");
+        let warc = root.join("warc/corpus-samples.warc.gz");
+        let events = read(std::slice::from_ref(&warc));
+        let found = pages(&events);
+        assert_eq!(
+            (found.len(), events.len()),
+            (34, 34),
+            "{:#?}",
+            summary(&events)
+        );
+        let sites = root.join("sites");
+        let files: Vec<PathBuf> = walk(&sites)
+            .map(|e| e.unwrap().into_path())
+            .filter(|p| p.extension().is_some_and(|e| e == "html"))
+            .collect();
+        assert_eq!(files.len(), 34);
+        for (page, file) in found.iter().zip(&files) {
+            let rel = file
+                .strip_prefix(&sites)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let (site, rest) = rel.split_once('/').unwrap();
+            assert_eq!(page.url, format!("http://{site}.example/{rest}"));
+            assert_eq!(page.bytes, fs::read(file).unwrap(), "{}", page.url);
+        }
+        assert_eq!(
+            found[0].url,
+            "http://fieldnotes.example/dawn-chorus-copy.html"
+        );
+        let charset = |url: &str| {
+            let page = found.iter().find(|p| p.url == url).unwrap();
+            page.http_charset.clone().unwrap()
+        };
+        assert_eq!(charset("http://lanting-news.example/bridge.html"), "gb2312");
+        assert_eq!(
+            charset("http://lanting-news.example/old-street.html"),
+            "utf-8"
+        );
+        assert_eq!(
+            charset("http://harbor-gazette.example/storm.html"),
+            "iso-8859-1"
+        );
+        assert_eq!(charset("http://xinyu-daily.example/index.html"), "utf-8");
+    }
+
+    #[test]
+    fn directory_walk_is_sorted_and_recursive() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("a/sub")).unwrap();
+        fs::create_dir_all(root.join("b")).unwrap();
+        fs::write(root.join("b/2.html"), "<p>b2</p>").unwrap();
+        fs::write(root.join("a/z.htm"), "<p>az</p>").unwrap();
+        fs::write(root.join("a/sub/x.HTML.gz"), gzip(b"<p>gz</p>")).unwrap();
+        fs::write(root.join("a/notes.txt"), "not a page").unwrap();
+        fs::write(root.join("c.png"), b"\x89PNG").unwrap();
+        fs::write(root.join("1.html"), "<p>one</p>").unwrap();
+        fs::write(root.join("page.warc"), "WARC/1.1\r\n").unwrap();
+        let mut inputs = Inputs::open(&[root.to_path_buf()]).unwrap();
+        let size = |p: &str| fs::metadata(root.join(p)).unwrap().len();
+        let total = ["b/2.html", "a/z.htm", "a/sub/x.HTML.gz", "1.html"].map(size);
+        assert_eq!(inputs.total_bytes(), Some(total.iter().sum()));
+        let events: Vec<_> = inputs.by_ref().collect();
+        let found = pages(&events);
+        assert_eq!(found.len(), events.len());
+        let canonical = fs::canonicalize(root).unwrap();
+        let got: Vec<_> = found
+            .iter()
+            .map(|p| (p.url.clone(), String::from_utf8(p.bytes.clone()).unwrap()))
+            .collect();
+        let url = |rel: &str| file_url(&canonical.join(rel));
+        assert_eq!(
+            got,
+            [
+                (url("1.html"), "<p>one</p>".to_string()),
+                (url("a/sub/x.HTML.gz"), "<p>gz</p>".to_string()),
+                (url("a/z.htm"), "<p>az</p>".to_string()),
+                (url("b/2.html"), "<p>b2</p>".to_string()),
+            ]
+        );
+        assert_eq!(found[0].origin, root.join("1.html").display().to_string());
+        assert_eq!(inputs.bytes_read(), total.iter().sum::<u64>());
+    }
+
+    #[test]
+    fn jsonl_files_and_single_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        let jsonl = dir.path().join("pages.jsonl.gz");
+        let lines = "{\"url\": \"http://a/\", \"html\": \"<p>a</p>\"}\n\n{\"url\": 1}\n";
+        fs::write(&jsonl, gzip(lines.as_bytes())).unwrap();
+        let page = dir.path().join("page.txt");
+        fs::write(&page, gzip(b"<p>single</p>")).unwrap();
+        let events = read(&[jsonl.clone(), page.clone()]);
+        let name = jsonl.display().to_string();
+        assert_eq!(
+            summary(&events)[..2],
+            [
+                format!("{name}:1 page http://a/"),
+                format!(
+                    "{name}:3 malformed bad JSON line: invalid type: integer `1`, expected a string at line 1 column 9"
+                ),
+            ]
+        );
+        let single = pages(&events)[1];
+        assert_eq!(single.bytes, b"<p>single</p>");
+        assert_eq!(single.url, file_url(&fs::canonicalize(&page).unwrap()));
+        assert_eq!(single.origin, page.display().to_string());
+    }
+
+    #[test]
+    fn warc_found_by_its_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("crawl.dat");
+        let block = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>w</p>";
+        let mut record = format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://w/\r\nContent-Length: {}\r\n\r\n",
+            block.len()
+        )
+        .into_bytes();
+        record.extend_from_slice(block);
+        record.extend_from_slice(b"\r\n\r\n");
+        fs::write(&path, gzip(&record)).unwrap();
+        let events = read(&[path]);
+        assert_eq!(pages(&events).len(), 1, "{events:?}");
+        assert_eq!(pages(&events)[0].bytes, b"<p>w</p>");
+    }
+
+    #[test]
+    fn open_checks_every_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("no-such.warc.gz");
+        let err = Inputs::open(&[dir.path().to_path_buf(), missing.clone()])
+            .err()
+            .unwrap();
+        assert!(matches!(err, Error::Io { .. }), "{err:?}");
+        assert!(
+            err.to_string().contains(&missing.display().to_string()),
+            "{err}"
+        );
+        let dash = PathBuf::from("-");
+        let err = Inputs::open(&[dash.clone(), dash]).err().unwrap();
+        assert!(err.to_string().contains("standard input"), "{err}");
+        let inputs = Inputs::open(&[PathBuf::from("-")]).unwrap();
+        assert_eq!(inputs.total_bytes(), None);
+    }
+
+    #[test]
+    fn inputs_can_move_to_another_thread() {
+        fn is_send<T: Send>() {}
+        is_send::<Inputs>();
+        is_send::<Progress>();
+    }
+}
