@@ -14,8 +14,14 @@
 //! - [`measure`]: block weight (Algorithm 1), feature vectors (Formula 2), cosine.
 //! - [`clean`]: the [`clean::Cleaner`] trait and the framework's cleaner.
 //! - [`extract`]: one page through decoding, the tag tree and a cleaner.
-//! - [`eval`]: scoring a cleaner against a labelled corpus.
+//! - [`stats`]: collection statistics (document frequencies, aggressive stop words, shared
+//!   titles).
+//! - [`replica`]: exact and keyword fingerprints of topic content and the replica detector.
+//! - [`integrate`]: DocView records (identifier, type, classification code, title, keywords,
+//!   abstract, topic content, relevant links).
 //! - [`index`]: the three Tantivy indexes (full text, topic, abstract) and querying them.
+//! - [`pipeline`]: `docview ingest`: inputs through all stages, in parallel, resumable.
+//! - [`eval`]: scoring a cleaner against a labelled corpus.
 //! - [`output`]: writing output files atomically.
 //!
 //! Cleaning one page:
@@ -48,6 +54,7 @@ pub mod integrate;
 pub mod measure;
 pub mod output;
 pub mod page;
+pub mod pipeline;
 pub mod replica;
 pub mod stats;
 pub mod text;

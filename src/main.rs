@@ -9,12 +9,19 @@ use clap::{Parser, Subcommand, ValueEnum};
 use docview::clean::{CLEANERS, cleaner_by_name, topic_content_page};
 use docview::eval::{load_set, run_eval};
 use docview::extract::extract_page;
+use docview::index::{IndexKind, search};
 use docview::input::read_page_bytes;
+use docview::integrate::IntegrateParams;
 use docview::output::write_atomically;
+use docview::pipeline::{Counters, IngestOptions, Phase, Progress, ingest};
+use docview::replica::{Detection, KeywordParams};
+use docview::stats::StopwordParams;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// docview: a search-engine indexing preprocessor. It cleans crawled pages down to their topic
-/// content (dropping navigation, ads, footers and other boilerplate), following the framework of
-/// Zhang, Chen and Li (2004), and measures how well it does on labelled corpora.
+/// content (dropping navigation, ads, footers and other boilerplate), removes replicas,
+/// integrates each page into a DocView record and indexes the collection three ways (full text,
+/// topic content, abstract), following the framework of Zhang, Chen and Li (2004).
 #[derive(Debug, Parser)]
 #[command(name = "docview", version, about, long_about = None)]
 struct Cli {
@@ -31,6 +38,114 @@ enum Command {
     /// bag-of-words precision, recall and F1 per page, macro-averaged, overall and per page
     /// type, with pages/s and MB/s of HTML per core.
     Eval(EvalArgs),
+    /// The main job: clean a crawled collection (WARC, folders of pages, JSONL), remove replicas,
+    /// write one DocView record per kept page (OUT/docviews.jsonl), the removed replicas
+    /// (OUT/replicas.jsonl), the collection statistics (OUT/stats.json) and three Tantivy
+    /// indexes (OUT/index/fulltext, topic, abstract), then print a summary. Commits every
+    /// --commit-every pages; an interrupted run continues with --resume.
+    Ingest(IngestArgs),
+    /// Search one of the indexes of an ingest: URL, title, score and a snippet per hit
+    /// (matched terms in [[ ]]).
+    Query(QueryArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ReplicaDetection {
+    /// Exact copies of the topic content only (MD5 of its normalised text).
+    Exact,
+    /// Exact copies, and near-replicas by the paper's keyword fingerprint (§5).
+    Keyword,
+}
+
+#[derive(Debug, clap::Args)]
+struct IngestArgs {
+    /// Crawled input: WARC or WARC.gz files (HTML responses), folders of pages (recursive;
+    /// .html, .htm and their .gz), JSONL files of {"url", "html"} lines, or `-` for JSONL on
+    /// standard input.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// Output directory: created, or empty (or an interrupted ingest with --resume).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// The cleaner to use.
+    #[arg(long, value_name = "NAME", default_value = "framework", value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
+    cleaner: String,
+    /// Worker threads (0: one per core).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
+    /// λ: keywords per DocView, the heaviest features of the topic content.
+    #[arg(long, value_name = "λ", default_value_t = IntegrateParams::default().keywords)]
+    keywords: usize,
+    /// δ: sentences in each abstract.
+    #[arg(long, value_name = "δ", default_value_t = IntegrateParams::default().sentences)]
+    sentences: usize,
+    /// θ: keywords that weigh the sentences of the abstract.
+    #[arg(long, value_name = "θ", default_value_t = IntegrateParams::default().theta)]
+    theta: usize,
+    /// β: a hub block's links are relevant when the cosine of its text with the topic content
+    /// exceeds this (0 to 1).
+    #[arg(long, value_name = "β", default_value_t = IntegrateParams::default().beta)]
+    beta: f32,
+    /// Which fingerprints find replicas.
+    #[arg(long, value_enum, default_value_t = ReplicaDetection::Keyword)]
+    replicas: ReplicaDetection,
+    /// Percentage: share of a page's features that make its keyword fingerprint (0 to 1).
+    #[arg(long, value_name = "P", default_value_t = KeywordParams::default().percentage)]
+    percentage: f32,
+    /// Interval: the number of features hashed is a multiple of this.
+    #[arg(long, value_name = "N", default_value_t = KeywordParams::default().interval)]
+    interval: usize,
+    /// Collection statistics (a stats.json of an earlier ingest) instead of a first pass over
+    /// the inputs.
+    #[arg(long, value_name = "FILE")]
+    stats: Option<PathBuf>,
+    /// A feature found in more than this share of the pages' topic content joins the
+    /// aggressive stop-word list (collections of 50 pages or more).
+    #[arg(long, value_name = "SHARE", default_value_t = StopwordParams::default().min_df_share)]
+    stopword_df: f32,
+    /// Pages between commits (each commit makes the records and indexes durable).
+    #[arg(long, value_name = "PAGES", default_value_t = 1000)]
+    commit_every: u64,
+    /// Continue the interrupted ingest in --out from its last commit (same inputs and
+    /// settings).
+    #[arg(long)]
+    resume: bool,
+    /// Memory for each of the three index writers, in MB.
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    index_memory: usize,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum IndexArg {
+    /// All visible text of each raw page: what a naive engine indexes.
+    Fulltext,
+    /// The topic content.
+    Topic,
+    /// Title, abstract and keywords.
+    Abstract,
+}
+
+#[derive(Debug, clap::Args)]
+struct QueryArgs {
+    /// The output directory of an ingest.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// The query: words (stemmed and segmented as the index was), "phrases", +required,
+    /// -excluded, title:word.
+    #[arg(value_name = "QUERY")]
+    query: String,
+    /// Which index to search.
+    #[arg(long, value_enum, default_value_t = IndexArg::Topic)]
+    index: IndexArg,
+    /// Number of hits.
+    #[arg(short, long, value_name = "K", default_value_t = 10)]
+    k: usize,
+    /// Print the hits as JSON lines.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -95,6 +210,8 @@ fn main() {
     let result = match cli.command {
         Command::Extract(args) => extract(args),
         Command::Eval(args) => eval(args),
+        Command::Ingest(args) => run_ingest(args),
+        Command::Query(args) => query(args),
     };
     if let Err(e) = result {
         eprintln!("docview: {e:#}");
@@ -187,5 +304,150 @@ fn eval(args: EvalArgs) -> Result<()> {
         })?;
         eprintln!("report written to {}", path.display());
     }
+    Ok(())
+}
+
+/// The progress bar of an ingest, on standard error (hidden when it is not a terminal).
+struct Bar {
+    bar: ProgressBar,
+    started: std::sync::Mutex<std::time::Instant>,
+}
+
+impl Bar {
+    fn new(quiet: bool) -> Bar {
+        let bar = ProgressBar::with_draw_target(
+            None,
+            if quiet {
+                ProgressDrawTarget::hidden()
+            } else {
+                ProgressDrawTarget::stderr()
+            },
+        );
+        Bar {
+            bar,
+            started: std::sync::Mutex::new(std::time::Instant::now()),
+        }
+    }
+}
+
+impl Progress for Bar {
+    fn start(&self, phase: Phase, total_bytes: Option<u64>) {
+        let label = match phase {
+            Phase::Statistics => "statistics",
+            Phase::Ingest => "ingest    ",
+        };
+        self.bar.reset();
+        self.bar.set_length(total_bytes.unwrap_or(0));
+        let template = if total_bytes.is_some() {
+            "{prefix} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {msg}"
+        } else {
+            "{prefix} [{elapsed_precise}] {spinner} {bytes} {msg}"
+        };
+        if let Ok(style) = ProgressStyle::with_template(template) {
+            self.bar.set_style(style);
+        }
+        self.bar.set_prefix(label);
+        if let Ok(mut t) = self.started.lock() {
+            *t = std::time::Instant::now();
+        }
+    }
+
+    fn update(&self, c: &Counters, input_bytes: u64) {
+        self.bar.set_position(input_bytes);
+        let secs = self
+            .started
+            .lock()
+            .map(|t| t.elapsed().as_secs_f64())
+            .unwrap_or(0.0)
+            .max(1e-3);
+        self.bar.set_message(format!(
+            "{} pages, {:.0} pages/s, {:.1} MB/s, {} replicas, {} skipped",
+            c.pages_read,
+            c.pages_read as f64 / secs,
+            c.html_bytes as f64 / 1e6 / secs,
+            c.replicas(),
+            c.skipped_total()
+        ));
+    }
+
+    fn note(&self, message: &str) {
+        self.bar.suspend(|| eprintln!("docview: {message}"));
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+fn run_ingest(args: IngestArgs) -> Result<()> {
+    if !(0.0..=1.0).contains(&args.beta) {
+        bail!("--beta {} is not between 0 and 1", args.beta);
+    }
+    if !(0.0..=1.0).contains(&args.percentage) || args.percentage == 0.0 {
+        bail!("--percentage {} is not in (0, 1]", args.percentage);
+    }
+    if args.interval == 0 {
+        bail!("--interval must be at least 1");
+    }
+    if args.commit_every == 0 {
+        bail!("--commit-every must be at least 1 page");
+    }
+    let mut options = IngestOptions::new(args.inputs, args.out);
+    options.cleaner = args.cleaner;
+    options.threads = args.threads;
+    options.integrate = IntegrateParams {
+        keywords: args.keywords,
+        sentences: args.sentences,
+        theta: args.theta,
+        beta: args.beta,
+    };
+    options.keyword = KeywordParams {
+        percentage: args.percentage,
+        interval: args.interval,
+    };
+    options.detection = match args.replicas {
+        ReplicaDetection::Exact => Detection::Exact,
+        ReplicaDetection::Keyword => Detection::Keyword,
+    };
+    options.stopwords = StopwordParams {
+        min_df_share: args.stopword_df,
+        ..StopwordParams::default()
+    };
+    options.stats_file = args.stats;
+    options.commit_every = args.commit_every;
+    options.resume = args.resume;
+    options.index_heap_bytes = args.index_memory.max(16) << 20;
+    let bar = Bar::new(args.quiet);
+    let summary = ingest(&options, &bar)?;
+    print!("{}", summary.render());
+    Ok(())
+}
+
+fn query(args: QueryArgs) -> Result<()> {
+    let kind = match args.index {
+        IndexArg::Fulltext => IndexKind::Fulltext,
+        IndexArg::Topic => IndexKind::Topic,
+        IndexArg::Abstract => IndexKind::Abstract,
+    };
+    let hits = search(&args.dir, kind, &args.query, args.k)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.json {
+        for hit in &hits {
+            serde_json::to_writer(&mut out, hit)?;
+            writeln!(out)?;
+        }
+    } else if hits.is_empty() {
+        writeln!(out, "no hits in the {} index", kind.as_str())?;
+    } else {
+        for (i, hit) in hits.iter().enumerate() {
+            writeln!(out, "{:>2}. {:.3}  {}", i + 1, hit.score, hit.url)?;
+            writeln!(out, "    {}", hit.title)?;
+            if !hit.snippet.is_empty() {
+                writeln!(out, "    {}", hit.snippet.replace('\n', " "))?;
+            }
+        }
+    }
+    out.flush()?;
     Ok(())
 }

@@ -7,6 +7,19 @@ use std::path::Path;
 
 use crate::{Error, Result};
 
+/// A temporary file in `dir`, readable by all like any file a user writes (tempfile's own
+/// default, owner-only, would leave the outputs unreadable to the services that index them).
+fn temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".docview-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    builder.tempfile_in(dir)
+}
+
 /// Writes `path` atomically: `write` fills a buffered temporary file beside it, which replaces
 /// `path` only once it is complete and synced.
 pub fn write_atomically(
@@ -17,7 +30,7 @@ pub fn write_atomically(
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| Error::io(dir, e))?;
+    let mut tmp = temp_file(dir).map_err(|e| Error::io(dir, e))?;
     let filled = {
         let mut out = BufWriter::new(tmp.as_file_mut());
         write(&mut out).and_then(|()| out.flush())

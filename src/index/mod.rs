@@ -57,7 +57,8 @@ const MAX_THREADS: usize = 8;
 pub const HIGHLIGHT: (&str, &str) = ("[[", "]]");
 
 /// Which of the three indexes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum IndexKind {
     /// All visible text of the raw page.
     Fulltext,
@@ -418,7 +419,7 @@ impl IndexSet {
 }
 
 /// The size of one index, for comparing the three.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct IndexStats {
     /// Which index.
     pub kind: IndexKind,
@@ -503,7 +504,7 @@ fn folder_bytes(path: &Path) -> Result<u64> {
 }
 
 /// One result of [`search`].
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Hit {
     /// The page's URL.
     pub url: String,

@@ -50,6 +50,19 @@ pub enum SkipReason {
     Encoding(String),
 }
 
+impl SkipReason {
+    /// A short label that groups skips in counts: `not HTML`, `HTTP 404`, `WARC revisit record`.
+    pub fn label(&self) -> String {
+        match self {
+            SkipReason::NotHtml { .. } => "not HTML".to_string(),
+            SkipReason::HttpStatus(code) => format!("HTTP status {code}"),
+            SkipReason::NotResponse { warc_type } => format!("WARC {warc_type} record"),
+            SkipReason::NotHttp { .. } => "response record without HTTP".to_string(),
+            SkipReason::Encoding(_) => "unsupported content encoding".to_string(),
+        }
+    }
+}
+
 impl fmt::Display for SkipReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

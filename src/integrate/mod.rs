@@ -148,7 +148,10 @@ pub fn integrate(
             abstract_text,
             topic_content: topic.clone(),
             relevant_links,
-            language: lang.code().to_string(),
+            language: match lang {
+                Language::Other => "und".to_string(),
+                known => known.code().to_string(),
+            },
             original_title,
             title_from_keywords,
             replicas: Vec::new(),

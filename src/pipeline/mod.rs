@@ -1,0 +1,524 @@
+//! The collection pipeline behind `docview ingest` (004 Figure 1 and §7.3): crawled inputs
+//! stream through page-parallel workers (cleaning, integration, fingerprints), then in input
+//! order through replica removal into the DocView records and the three indexes.
+//!
+//! Two passes: the first builds the collection statistics (document frequencies, aggressive stop
+//! words, shared titles) unless a `--stats` file gives them; the second ingests. Neither holds
+//! the collection: a reader thread hands out batches of pages, the workers process one batch
+//! while the next is read. Output order is the input order whatever the thread count. Commits
+//! every `commit_every` pages make the outputs durable together (see [`state`]); a run stopped
+//! at any point resumes from its last commit.
+
+mod process;
+mod sink;
+pub mod state;
+mod summary;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, sync_channel};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::clean::{Cleaner, cleaner_by_name};
+use crate::index::{IndexStats, index_stats};
+use crate::input::{InputEvent, Inputs, RawPage};
+use crate::integrate::IntegrateParams;
+use crate::replica::{Detection, KeywordParams};
+use crate::stats::{CollectionStats, StatsBuilder, StopwordParams};
+use crate::text::Analyzer;
+use crate::{Error, Result};
+
+pub use process::{Processed, Unreadable, Worker, page_features, process_page, site_of};
+pub use sink::{
+    DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, SKIPPED, SkippedLine, fill_replica_urls,
+    for_each_line,
+};
+pub use state::{Counters, RunState, Status};
+pub use summary::human_bytes;
+
+use sink::Sink;
+
+/// Name of the run state file in the output directory.
+pub const STATE_FILE: &str = "state.json";
+/// Name of the collection statistics file in the output directory.
+pub const STATS_FILE: &str = "stats.json";
+/// Name of the summary file in the output directory.
+pub const SUMMARY_FILE: &str = "summary.json";
+
+/// The counted reason of a malformed input record.
+const MALFORMED: &str = "malformed record";
+/// Malformed records told on standard error, each with its offset; the rest are only counted
+/// (all are in `skipped.jsonl`).
+const MALFORMED_NOTES: u64 = 20;
+
+/// Pages per batch handed to the workers.
+const BATCH_PAGES: usize = 64;
+/// Most HTML bytes per batch.
+const BATCH_BYTES: usize = 32 << 20;
+
+/// Everything `docview ingest` is asked to do.
+#[derive(Debug, Clone)]
+pub struct IngestOptions {
+    /// WARC files, folders of pages, JSONL files, `-`.
+    pub inputs: Vec<PathBuf>,
+    /// The output directory.
+    pub out: PathBuf,
+    /// The cleaner's name.
+    pub cleaner: String,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// λ, δ, θ, β.
+    pub integrate: IntegrateParams,
+    /// Percentage and Interval of the keyword fingerprint.
+    pub keyword: KeywordParams,
+    /// Which fingerprints find replicas.
+    pub detection: Detection,
+    /// How the aggressive stop-word list is chosen.
+    pub stopwords: StopwordParams,
+    /// Collection statistics to use instead of a first pass.
+    pub stats_file: Option<PathBuf>,
+    /// Pages between commits.
+    pub commit_every: u64,
+    /// Continue an interrupted run in `out`.
+    pub resume: bool,
+    /// Memory budget of each index writer, in bytes.
+    pub index_heap_bytes: usize,
+}
+
+impl IngestOptions {
+    /// Options with the defaults for `inputs` into `out`.
+    pub fn new(inputs: Vec<PathBuf>, out: PathBuf) -> Self {
+        IngestOptions {
+            inputs,
+            out,
+            cleaner: "framework".to_string(),
+            threads: 0,
+            integrate: IntegrateParams::default(),
+            keyword: KeywordParams::default(),
+            detection: Detection::default(),
+            stopwords: StopwordParams::default(),
+            stats_file: None,
+            commit_every: 1000,
+            resume: false,
+            index_heap_bytes: 64 << 20,
+        }
+    }
+
+    /// What a resumed run must find unchanged.
+    fn settings(&self) -> serde_json::Value {
+        serde_json::json!({
+            "inputs": self.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "cleaner": self.cleaner,
+            "integrate": self.integrate,
+            "keyword": self.keyword,
+            "detection": self.detection,
+            "stopwords": self.stopwords,
+            "stats_file": self.stats_file.as_ref().map(|p| p.display().to_string()),
+        })
+    }
+}
+
+/// The phases a progress display shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The first pass: collection statistics.
+    Statistics,
+    /// The second pass: cleaning, replicas, records, indexes.
+    Ingest,
+}
+
+/// Where the pipeline reports progress (a progress bar in the binary).
+pub trait Progress: Sync {
+    /// A phase starts; `total_bytes` is the input size when known.
+    fn start(&self, _phase: Phase, _total_bytes: Option<u64>) {}
+    /// After each batch: the counts so far and the input bytes consumed.
+    fn update(&self, _counters: &Counters, _input_bytes: u64) {}
+    /// A remark for the user (resuming, loading statistics).
+    fn note(&self, _message: &str) {}
+    /// The phase ended.
+    fn finish(&self) {}
+}
+
+/// A [`Progress`] that shows nothing.
+pub struct Silent;
+
+impl Progress for Silent {}
+
+/// What an ingest did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// The output directory.
+    pub out: PathBuf,
+    /// Counts of pages.
+    pub counters: Counters,
+    /// Pages the collection statistics were built from.
+    pub stats_pages: u64,
+    /// Size of the aggressive stop-word list.
+    pub aggressive_stopwords: usize,
+    /// Each index's documents, terms and bytes.
+    pub indexes: Vec<IndexStats>,
+    /// Seconds over all sessions of the run.
+    pub elapsed_secs: f64,
+    /// True when this session continued an interrupted run.
+    pub resumed: bool,
+}
+
+impl Summary {
+    /// Index `kind`'s stats.
+    pub fn index(&self, kind: crate::index::IndexKind) -> Option<&IndexStats> {
+        self.indexes.iter().find(|s| s.kind == kind)
+    }
+}
+
+/// A batch of input events and how far into the inputs it reaches.
+struct Batch {
+    events: Vec<InputEvent>,
+    input_bytes: u64,
+}
+
+/// Reads the inputs on this thread, skipping the first `skip` events, and sends batches.
+fn read_batches(paths: &[PathBuf], skip: u64, tx: std::sync::mpsc::SyncSender<Result<Batch>>) {
+    let mut inputs = match Inputs::open(paths) {
+        Ok(inputs) => inputs,
+        Err(e) => {
+            let _ = tx.send(Err(e));
+            return;
+        }
+    };
+    let mut skipped = 0;
+    while skipped < skip {
+        if inputs.next().is_none() {
+            break;
+        }
+        skipped += 1;
+    }
+    let mut events = Vec::with_capacity(BATCH_PAGES);
+    let mut bytes = 0usize;
+    let consumed = inputs.progress();
+    for event in inputs {
+        if let InputEvent::Page(p) = &event {
+            bytes += p.bytes.len();
+        }
+        events.push(event);
+        if events.len() >= BATCH_PAGES || bytes >= BATCH_BYTES {
+            let batch = Batch {
+                events: std::mem::replace(&mut events, Vec::with_capacity(BATCH_PAGES)),
+                input_bytes: consumed.bytes_read(),
+            };
+            bytes = 0;
+            if tx.send(Ok(batch)).is_err() {
+                return;
+            }
+        }
+    }
+    if !events.is_empty() {
+        let _ = tx.send(Ok(Batch {
+            events,
+            input_bytes: consumed.bytes_read(),
+        }));
+    }
+}
+
+/// Runs `each` over the batches of the inputs while a scoped thread reads them.
+fn stream_batches(
+    paths: &[PathBuf],
+    skip: u64,
+    mut each: impl FnMut(Batch) -> Result<()>,
+) -> Result<()> {
+    std::thread::scope(|scope| {
+        let (tx, rx): (_, Receiver<Result<Batch>>) = sync_channel(2);
+        scope.spawn(move || read_batches(paths, skip, tx));
+        for batch in rx {
+            each(batch?)?;
+        }
+        Ok(())
+    })
+}
+
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::ThreadPool {
+            threads,
+            reason: e.to_string(),
+        })
+}
+
+/// Counts a skipped or malformed input event; true for a page.
+fn count_event(event: &InputEvent, counters: &mut Counters) -> bool {
+    match event {
+        InputEvent::Page(_) => return true,
+        InputEvent::Skipped { reason, .. } => counters.skip(reason.label()),
+        InputEvent::Malformed { .. } => counters.skip(MALFORMED),
+    }
+    false
+}
+
+/// The first pass: collection statistics over every page of the inputs.
+pub fn build_stats(
+    inputs: &[PathBuf],
+    cleaner: &dyn Cleaner,
+    params: StopwordParams,
+    pool: &rayon::ThreadPool,
+    progress: &dyn Progress,
+) -> Result<CollectionStats> {
+    let analyzer = Analyzer::new();
+    let mut builder = StatsBuilder::new();
+    let mut counters = Counters::default();
+    stream_batches(inputs, 0, |batch| {
+        let pages: Vec<RawPage> = batch
+            .events
+            .into_iter()
+            .filter_map(|e| match e {
+                InputEvent::Page(p) => Some(p),
+                other => {
+                    count_event(&other, &mut counters);
+                    None
+                }
+            })
+            .collect();
+        counters.pages_read += pages.len() as u64;
+        counters.html_bytes += pages.iter().map(|p| p.bytes.len() as u64).sum::<u64>();
+        let found: Vec<std::result::Result<_, Unreadable>> = pool.install(|| {
+            pages
+                .par_iter()
+                .map(|p| page_features(p, cleaner, &analyzer))
+                .collect()
+        });
+        for (site, title, terms) in found.into_iter().flatten() {
+            builder.add_page(site.as_deref(), &title, terms);
+        }
+        progress.update(&counters, batch.input_bytes);
+        Ok(())
+    })?;
+    Ok(builder.finish(params))
+}
+
+/// Runs an ingest (or continues one with `options.resume`).
+pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summary> {
+    let started = Instant::now();
+    let out = &options.out;
+    let state_path = out.join(STATE_FILE);
+    let cleaner = cleaner_by_name(&options.cleaner)?;
+    let pool = thread_pool(options.threads)?;
+    let settings = options.settings();
+    let (mut state, stats) = if options.resume {
+        let state = resume_state(out, &state_path, &settings)?;
+        let stats = CollectionStats::load(&out.join(STATS_FILE))?;
+        progress.note(&format!(
+            "resuming {}: {} pages committed ({} kept), continuing after input event {}",
+            out.display(),
+            state.counters.pages_read,
+            state.counters.kept,
+            state.events_done
+        ));
+        (state, stats)
+    } else {
+        prepare_out_dir(out)?;
+        let stats = match &options.stats_file {
+            Some(path) => {
+                progress.note(&format!("collection statistics from {}", path.display()));
+                CollectionStats::load(path)?
+            }
+            None => {
+                progress.start(Phase::Statistics, input_size(&options.inputs));
+                let stats = build_stats(
+                    &options.inputs,
+                    cleaner.as_ref(),
+                    options.stopwords,
+                    &pool,
+                    progress,
+                )?;
+                progress.finish();
+                stats
+            }
+        };
+        stats.save(&out.join(STATS_FILE))?;
+        let mut state = RunState::new(settings);
+        // The first pass counts towards the run's time.
+        state.elapsed_secs = started.elapsed().as_secs_f64();
+        state.save(&state_path)?;
+        (state, stats)
+    };
+    let resumed = options.resume;
+    if state.status == Status::Running {
+        run_ingest(
+            options,
+            cleaner.as_ref(),
+            &stats,
+            &pool,
+            &mut state,
+            progress,
+        )?;
+    }
+    if state.status != Status::Complete {
+        state.status = Status::Finishing;
+        state = state.with_note();
+        state.save(&state_path)?;
+        fill_replica_urls(out)?;
+        state.status = Status::Complete;
+        state = state.with_note();
+        state.save(&state_path)?;
+    }
+    let summary = Summary {
+        out: out.clone(),
+        counters: state.counters.clone(),
+        stats_pages: stats.pages,
+        aggressive_stopwords: stats.aggressive_stopwords.len(),
+        indexes: index_stats(out)?,
+        elapsed_secs: state.elapsed_secs,
+        resumed,
+    };
+    crate::output::write_atomically(&out.join(SUMMARY_FILE), |w| {
+        serde_json::to_writer_pretty(&mut *w, &summary).map_err(std::io::Error::other)
+    })?;
+    Ok(summary)
+}
+
+/// The second pass, from the state's last commit to the end of the inputs.
+fn run_ingest(
+    options: &IngestOptions,
+    cleaner: &dyn Cleaner,
+    stats: &CollectionStats,
+    pool: &rayon::ThreadPool,
+    state: &mut RunState,
+    progress: &dyn Progress,
+) -> Result<()> {
+    let out = &options.out;
+    let state_path = out.join(STATE_FILE);
+    let session = Instant::now();
+    let base_secs = state.elapsed_secs;
+    let mut sink = Sink::open(out, state, options.detection, options.index_heap_bytes)?;
+    let worker = Worker {
+        cleaner,
+        analyzer: Analyzer::new().with_aggressive_stopwords(stats.aggressive_stopwords.clone()),
+        stats,
+        integrate: options.integrate,
+        keyword: options.keyword,
+    };
+    let mut counters = state.counters.clone();
+    let mut next_seq = state.next_seq;
+    let mut events_done = state.events_done;
+    let mut since_commit = 0u64;
+    progress.start(Phase::Ingest, input_size(&options.inputs));
+    stream_batches(&options.inputs, state.events_done, |batch| {
+        let events_in_batch = batch.events.len() as u64;
+        let mut numbered: Vec<(u64, RawPage)> = Vec::new();
+        for event in batch.events {
+            match event {
+                InputEvent::Page(page) => {
+                    numbered.push((next_seq, page));
+                    next_seq += 1;
+                }
+                InputEvent::Skipped { origin, reason } => sink.skip(
+                    &SkippedLine {
+                        origin,
+                        reason: reason.label(),
+                        detail: reason.to_string(),
+                    },
+                    &mut counters,
+                )?,
+                InputEvent::Malformed { origin, message } => {
+                    if counters.skipped.get(MALFORMED).copied().unwrap_or(0) < MALFORMED_NOTES {
+                        progress.note(&format!("{origin}: {message} (skipped)"));
+                    }
+                    sink.skip(
+                        &SkippedLine {
+                            origin,
+                            reason: MALFORMED.to_string(),
+                            detail: message,
+                        },
+                        &mut counters,
+                    )?;
+                }
+            }
+        }
+        counters.pages_read += numbered.len() as u64;
+        since_commit += numbered.len() as u64;
+        let results: Vec<_> = pool.install(|| {
+            numbered
+                .into_par_iter()
+                .map(|(seq, page)| process_page(page, seq, &worker))
+                .collect()
+        });
+        for result in results {
+            match result {
+                Ok(page) => sink.accept(page, &mut counters)?,
+                Err(u) => sink.skip(
+                    &SkippedLine {
+                        origin: u.origin,
+                        reason: u.reason,
+                        detail: String::new(),
+                    },
+                    &mut counters,
+                )?,
+            }
+        }
+        events_done += events_in_batch;
+        if since_commit >= options.commit_every {
+            since_commit = 0;
+            state.events_done = events_done;
+            state.next_seq = next_seq;
+            state.counters = counters.clone();
+            state.elapsed_secs = base_secs + session.elapsed().as_secs_f64();
+            sink.commit(state, &state_path)?;
+        }
+        progress.update(&counters, batch.input_bytes);
+        Ok(())
+    })?;
+    state.events_done = events_done;
+    state.next_seq = next_seq;
+    state.counters = counters;
+    state.elapsed_secs = base_secs + session.elapsed().as_secs_f64();
+    sink.commit(state, &state_path)?;
+    sink.finish()?;
+    progress.finish();
+    Ok(())
+}
+
+/// The state of the run to resume in `out`, checked against this run's settings.
+fn resume_state(out: &Path, state_path: &Path, settings: &serde_json::Value) -> Result<RunState> {
+    if !state_path.exists() {
+        return Err(Error::bad_input(
+            out.display().to_string(),
+            "nothing to resume: no state.json (not a docview ingest output, or stopped before \
+             its first checkpoint); run the ingest again without --resume",
+        ));
+    }
+    let state = RunState::load(state_path)?;
+    if &state.settings != settings {
+        return Err(Error::bad_input(
+            out.display().to_string(),
+            format!(
+                "--resume needs the same inputs and settings as the interrupted run; it had {}",
+                state.settings
+            ),
+        ));
+    }
+    Ok(state)
+}
+
+/// Creates `out`, or checks that it is empty: an ingest never mixes with other files.
+fn prepare_out_dir(out: &Path) -> Result<()> {
+    if out.exists() {
+        let mut entries = std::fs::read_dir(out).map_err(|e| Error::io(out, e))?;
+        if entries.next().is_some() {
+            let hint = if out.join(STATE_FILE).exists() {
+                "it holds a docview ingest; add --resume to continue an interrupted one, or \
+                 choose a new directory"
+            } else {
+                "it is not empty; choose a new or empty directory"
+            };
+            return Err(Error::bad_input(out.display().to_string(), hint));
+        }
+    }
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))
+}
+
+/// Sum of the inputs' sizes on disk, when all are files or folders.
+fn input_size(paths: &[PathBuf]) -> Option<u64> {
+    Inputs::open(paths).ok()?.total_bytes()
+}

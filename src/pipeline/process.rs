@@ -1,0 +1,154 @@
+//! What a worker does with one page: the first pass counts its features for the collection
+//! statistics; the second cleans it, integrates it into a DocView and fingerprints its topic
+//! content. Plain functions over owned data, so pages run in parallel in any order.
+
+use std::collections::HashMap;
+
+use url::Url;
+
+use crate::clean::Cleaner;
+use crate::extract::{Extraction, extract_page};
+use crate::input::RawPage;
+use crate::integrate::{Context, DocView, IntegrateParams, integrate};
+use crate::replica::{Fingerprints, KeywordParams, exact_fingerprint, keyword_fingerprint};
+use crate::stats::CollectionStats;
+use crate::text::Analyzer;
+
+/// What every worker shares.
+pub struct Worker<'a> {
+    /// The cleaner.
+    pub cleaner: &'a dyn Cleaner,
+    /// The analyzer, with the collection's aggressive stop words.
+    pub analyzer: Analyzer,
+    /// The collection statistics.
+    pub stats: &'a CollectionStats,
+    /// λ, δ, θ, β.
+    pub integrate: IntegrateParams,
+    /// Percentage and Interval.
+    pub keyword: KeywordParams,
+}
+
+/// A page ready for replica removal and the outputs.
+#[derive(Debug, Clone)]
+pub struct Processed {
+    /// Its sequence number in the run.
+    pub seq: u64,
+    /// Where it came from (file, record offset, line).
+    pub origin: String,
+    /// Bytes of HTML.
+    pub html_bytes: u64,
+    /// The record.
+    pub docview: DocView,
+    /// Fingerprints of its topic content.
+    pub fingerprints: Fingerprints,
+    /// All visible text of the raw page, for the fulltext index.
+    pub fulltext: String,
+}
+
+/// A page that could not be read as HTML.
+#[derive(Debug, Clone)]
+pub struct Unreadable {
+    /// Where it came from.
+    pub origin: String,
+    /// Why it could not be read (the short reason counted in the summary).
+    pub reason: String,
+}
+
+/// The site a page belongs to, for the shared-title rule: the host of an http(s) URL, the
+/// folder of a local file.
+pub fn site_of(url: &str) -> Option<String> {
+    let url = Url::parse(url).ok()?;
+    match url.scheme() {
+        "file" => {
+            let path = url.path();
+            Some(path[..path.rfind('/').unwrap_or(0)].to_string())
+        }
+        _ => url.host_str().map(str::to_ascii_lowercase),
+    }
+}
+
+fn clean(raw: &RawPage, cleaner: &dyn Cleaner) -> Result<Extraction, Unreadable> {
+    extract_page(
+        &raw.bytes,
+        raw.http_charset.as_deref(),
+        &raw.origin,
+        cleaner,
+    )
+    .map_err(|e| Unreadable {
+        origin: raw.origin.clone(),
+        reason: match &e {
+            crate::Error::BadInput { reason, .. } => short_reason(reason),
+            _ => "unreadable page".to_string(),
+        },
+    })
+}
+
+/// The counted reason of an unreadable page: its message up to the first colon.
+fn short_reason(reason: &str) -> String {
+    reason
+        .split(':')
+        .next()
+        .unwrap_or(reason)
+        .trim()
+        .to_string()
+}
+
+/// First pass: the site, title and distinct topic features of a page, for [`StatsBuilder`].
+///
+/// [`StatsBuilder`]: crate::stats::StatsBuilder
+pub fn page_features(
+    raw: &RawPage,
+    cleaner: &dyn Cleaner,
+    analyzer: &Analyzer,
+) -> Result<(Option<String>, String, Vec<String>), Unreadable> {
+    let page = clean(raw, cleaner)?;
+    let lang = page.language();
+    let mut counts = HashMap::new();
+    analyzer.term_counts(&page.cleaned.topic_text, lang, &mut counts);
+    let mut terms: Vec<String> = counts.into_keys().collect();
+    terms.sort_unstable();
+    Ok((site_of(&raw.url), page.cleaned.title, terms))
+}
+
+/// Second pass: cleans, integrates and fingerprints one page.
+pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed, Unreadable> {
+    let page = clean(&raw, w.cleaner)?;
+    let lang = page.language();
+    let site = site_of(&raw.url);
+    let cx = Context {
+        analyzer: &w.analyzer,
+        stats: w.stats,
+        params: w.integrate,
+    };
+    let integrated = integrate(&raw.url, site.as_deref(), &page, lang, cx);
+    let fingerprints = Fingerprints {
+        exact: exact_fingerprint(&integrated.docview.topic_content),
+        keyword: keyword_fingerprint(&integrated.term_counts, w.keyword),
+    };
+    Ok(Processed {
+        seq,
+        origin: raw.origin,
+        html_bytes: raw.bytes.len() as u64,
+        docview: integrated.docview,
+        fingerprints,
+        fulltext: page.tree.all_text(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sites_are_hosts_or_folders() {
+        assert_eq!(
+            site_of("http://News.Example:8080/a/b.html").as_deref(),
+            Some("news.example")
+        );
+        assert_eq!(
+            site_of("file:///data/crawl/site-a/page.html").as_deref(),
+            Some("/data/crawl/site-a")
+        );
+        assert_eq!(site_of("not a url"), None);
+    }
+}

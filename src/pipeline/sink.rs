@@ -1,0 +1,327 @@
+//! The ordered end of the pipeline: replica removal over the processed pages in input order,
+//! then the outputs (`docviews.jsonl`, `replicas.jsonl`, the three indexes) and the commits that
+//! make them durable together.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::process::Processed;
+use super::state::{Counters, RunState};
+use crate::index::{IndexDoc, IndexKind, IndexSet};
+use crate::integrate::DocView;
+use crate::replica::{Detection, Fingerprints, ReplicaDetector, ReplicaKind};
+use crate::{Error, Result};
+
+/// One line of `docviews.jsonl`: the DocView and what the run knows of the page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RecordLine {
+    /// The DocView's elements.
+    #[serde(flatten)]
+    pub docview: DocView,
+    /// The page's sequence number in the run.
+    pub seq: u64,
+    /// Where it was read from.
+    pub origin: String,
+    /// Fingerprints of its topic content.
+    pub fingerprints: Fingerprints,
+}
+
+/// One line of `replicas.jsonl`: a page left out because it repeats a kept one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReplicaLine {
+    /// The replica's URL.
+    pub url: String,
+    /// Its sequence number.
+    pub seq: u64,
+    /// Where it was read from.
+    pub origin: String,
+    /// The URL of the kept page it repeats.
+    pub replica_of: String,
+    /// The sequence number of that page.
+    pub replica_of_seq: u64,
+    /// Exact copy or near-replica.
+    pub kind: ReplicaKind,
+    /// The fingerprint that matched: `exact_md5` or `keyword_fingerprint`.
+    pub detector: String,
+    /// Its title, to help a reader check the match.
+    pub title: String,
+}
+
+/// One line of `skipped.jsonl`: an input that gave no page, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkippedLine {
+    /// Where it was read from (file, record offset, line).
+    pub origin: String,
+    /// The counted reason.
+    pub reason: String,
+    /// More about it, when there is more.
+    #[serde(skip_serializing_if = "String::is_empty", default)]
+    pub detail: String,
+}
+
+/// The DocView records, one per kept page.
+pub const DOCVIEWS: &str = "docviews.jsonl";
+/// The pages removed as replicas.
+pub const REPLICAS: &str = "replicas.jsonl";
+/// The inputs that gave no page.
+pub const SKIPPED: &str = "skipped.jsonl";
+
+/// The writers of one run.
+pub struct Sink {
+    dir: PathBuf,
+    docviews: BufWriter<File>,
+    replicas: BufWriter<File>,
+    skipped: BufWriter<File>,
+    docviews_bytes: u64,
+    replicas_bytes: u64,
+    skipped_bytes: u64,
+    index: IndexSet,
+    detector: ReplicaDetector,
+    /// URL of each kept page by sequence number, to name it in replica lines.
+    kept_urls: HashMap<u64, Box<str>>,
+    line: Vec<u8>,
+}
+
+impl Sink {
+    /// Opens the outputs in `dir` as `state` left them: files cut back to the committed length,
+    /// index documents past the committed sequence removed, the detector refilled from the kept
+    /// records.
+    pub fn open(
+        dir: &Path,
+        state: &RunState,
+        detection: Detection,
+        heap_bytes: usize,
+    ) -> Result<Sink> {
+        let docviews = open_at(&dir.join(DOCVIEWS), state.docviews_bytes)?;
+        let replicas = open_at(&dir.join(REPLICAS), state.replicas_bytes)?;
+        let skipped = open_at(&dir.join(SKIPPED), state.skipped_bytes)?;
+        let mut detector = ReplicaDetector::new(detection);
+        let mut kept_urls = HashMap::new();
+        if state.docviews_bytes > 0 {
+            for_each_line(&dir.join(DOCVIEWS), |r: RecordLine| {
+                detector.remember(r.seq, &r.fingerprints);
+                kept_urls.insert(r.seq, r.docview.identifier.into_boxed_str());
+            })?;
+        }
+        let mut index = IndexSet::create_or_open(dir, heap_bytes, 1)?;
+        if state.commits > 0 {
+            index.roll_back_from(state.next_seq, &commit_payload(state))?;
+        }
+        Ok(Sink {
+            dir: dir.to_path_buf(),
+            docviews: BufWriter::with_capacity(1 << 20, docviews),
+            replicas: BufWriter::with_capacity(1 << 16, replicas),
+            skipped: BufWriter::with_capacity(1 << 16, skipped),
+            docviews_bytes: state.docviews_bytes,
+            replicas_bytes: state.replicas_bytes,
+            skipped_bytes: state.skipped_bytes,
+            index,
+            detector,
+            kept_urls,
+            line: Vec::new(),
+        })
+    }
+
+    /// Replica removal and output for one page, in input order.
+    pub fn accept(&mut self, page: Processed, counters: &mut Counters) -> Result<()> {
+        counters.html_bytes += page.html_bytes;
+        if let Some(m) = self.detector.check(page.seq, &page.fingerprints) {
+            match m.kind {
+                ReplicaKind::Exact => counters.replicas_exact += 1,
+                ReplicaKind::Near => counters.replicas_near += 1,
+            }
+            let line = ReplicaLine {
+                url: page.docview.identifier,
+                seq: page.seq,
+                origin: page.origin,
+                replica_of: self
+                    .kept_urls
+                    .get(&m.of)
+                    .map(|u| u.to_string())
+                    .unwrap_or_default(),
+                replica_of_seq: m.of,
+                kind: m.kind,
+                detector: match m.kind {
+                    ReplicaKind::Exact => "exact_md5",
+                    ReplicaKind::Near => "keyword_fingerprint",
+                }
+                .to_string(),
+                title: page.docview.title,
+            };
+            let n = write_line(&mut self.replicas, &mut self.line, &line)
+                .map_err(|e| Error::io(self.dir.join(REPLICAS), e))?;
+            self.replicas_bytes += n;
+            return Ok(());
+        }
+        counters.kept += 1;
+        self.index_page(&page)?;
+        self.kept_urls
+            .insert(page.seq, page.docview.identifier.clone().into_boxed_str());
+        let record = RecordLine {
+            docview: page.docview,
+            seq: page.seq,
+            origin: page.origin,
+            fingerprints: page.fingerprints,
+        };
+        let n = write_line(&mut self.docviews, &mut self.line, &record)
+            .map_err(|e| Error::io(self.dir.join(DOCVIEWS), e))?;
+        self.docviews_bytes += n;
+        Ok(())
+    }
+
+    /// Records an input that gave no page.
+    pub fn skip(&mut self, line: &SkippedLine, counters: &mut Counters) -> Result<()> {
+        counters.skip(line.reason.clone());
+        let n = write_line(&mut self.skipped, &mut self.line, line)
+            .map_err(|e| Error::io(self.dir.join(SKIPPED), e))?;
+        self.skipped_bytes += n;
+        Ok(())
+    }
+
+    fn index_page(&mut self, page: &Processed) -> Result<()> {
+        let d = &page.docview;
+        let abstract_body = format!(
+            "{}\n\n{}\n\n{}",
+            d.title,
+            d.abstract_text,
+            d.keywords.join(" ")
+        );
+        for (kind, body) in [
+            (IndexKind::Fulltext, page.fulltext.as_str()),
+            (IndexKind::Topic, d.topic_content.as_str()),
+            (IndexKind::Abstract, abstract_body.as_str()),
+        ] {
+            let doc = IndexDoc {
+                seq: page.seq,
+                url: &d.identifier,
+                title: &d.title,
+                body,
+                lang: &d.language,
+            };
+            self.index.add(kind, &doc)?;
+        }
+        Ok(())
+    }
+
+    /// Makes everything accepted so far durable and records it in `state` (saved to
+    /// `state_path` last).
+    pub fn commit(&mut self, state: &mut RunState, state_path: &Path) -> Result<()> {
+        for (w, name) in [
+            (&mut self.docviews, DOCVIEWS),
+            (&mut self.replicas, REPLICAS),
+            (&mut self.skipped, SKIPPED),
+        ] {
+            w.flush()
+                .and_then(|()| w.get_ref().sync_data())
+                .map_err(|e| Error::io(self.dir.join(name), e))?;
+        }
+        state.docviews_bytes = self.docviews_bytes;
+        state.replicas_bytes = self.replicas_bytes;
+        state.skipped_bytes = self.skipped_bytes;
+        state.commits += 1;
+        self.index.commit(&commit_payload(state))?;
+        *state = state.clone().with_note();
+        state.save(state_path)
+    }
+
+    /// Waits for the indexes' merges and closes them.
+    pub fn finish(self) -> Result<()> {
+        self.index.finish()
+    }
+}
+
+/// What each index commit records of the run state.
+fn commit_payload(state: &RunState) -> String {
+    serde_json::json!({
+        "next_seq": state.next_seq,
+        "events_done": state.events_done,
+        "commits": state.commits,
+    })
+    .to_string()
+}
+
+/// Opens `path` for appending after cutting it to `len` bytes (creating it when `len` is 0).
+fn open_at(path: &Path, len: u64) -> Result<File> {
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    let actual = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    if actual < len {
+        return Err(Error::bad_input(
+            path.display().to_string(),
+            format!("holds {actual} bytes but the last commit wrote {len}: the file was changed"),
+        ));
+    }
+    file.set_len(len).map_err(|e| Error::io(path, e))?;
+    let mut file = file;
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).map_err(|e| Error::io(path, e))?;
+    Ok(file)
+}
+
+/// Serialises `value` as one JSON line; returns the bytes written.
+fn write_line<T: Serialize>(
+    w: &mut impl Write,
+    buf: &mut Vec<u8>,
+    value: &T,
+) -> std::io::Result<u64> {
+    buf.clear();
+    serde_json::to_writer(&mut *buf, value).map_err(std::io::Error::other)?;
+    buf.push(b'\n');
+    w.write_all(buf)?;
+    Ok(buf.len() as u64)
+}
+
+/// Calls `f` with each line of a JSONL file of `T`.
+pub fn for_each_line<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+    mut f: impl FnMut(T),
+) -> Result<()> {
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| Error::io(path, e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value = serde_json::from_str(&line).map_err(|e| {
+            Error::bad_input(format!("{}:{}", path.display(), i + 1), e.to_string())
+        })?;
+        f(value);
+    }
+    Ok(())
+}
+
+/// Completes the kept records with the URLs of their replicas (read from `replicas.jsonl`),
+/// rewriting `docviews.jsonl` atomically. Running it twice gives the same file.
+pub fn fill_replica_urls(dir: &Path) -> Result<()> {
+    let mut of: HashMap<u64, Vec<String>> = HashMap::new();
+    for_each_line(&dir.join(REPLICAS), |r: ReplicaLine| {
+        of.entry(r.replica_of_seq).or_default().push(r.url);
+    })?;
+    if of.is_empty() {
+        return Ok(());
+    }
+    let path = dir.join(DOCVIEWS);
+    let source = File::open(&path).map_err(|e| Error::io(&path, e))?;
+    crate::output::write_atomically(&path, |w| {
+        let mut buf = Vec::new();
+        for (i, line) in BufReader::new(source).lines().enumerate() {
+            let line = line?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            let mut record: RecordLine = serde_json::from_str(&line)
+                .map_err(|e| std::io::Error::other(format!("{}:{}: {e}", path.display(), i + 1)))?;
+            record.docview.replicas = of.remove(&record.seq).unwrap_or_default();
+            write_line(w, &mut buf, &record)?;
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,165 @@
+//! The run state of an ingest (`DIR/state.json`): what the last commit made durable, so that
+//! after a crash the output directory says how far it got and `--resume` continues from there.
+//!
+//! A batch is committed in this order: the record files are flushed and synced, the three
+//! indexes commit, then this file is replaced atomically. So the state file never claims more
+//! than the other outputs hold; what they hold beyond it (record bytes past the recorded
+//! lengths, index documents from the next sequence number on) is undone on resume.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::output::write_atomically;
+use crate::{Error, Result};
+
+/// Version of the state file layout.
+pub const STATE_VERSION: u32 = 1;
+
+/// Where a run is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Pages are being ingested; the counts are those of the last commit. A directory left in
+    /// this state by a crash holds exactly the committed pages.
+    Running,
+    /// Every page is ingested and committed; the records are being completed with their
+    /// replicas' URLs.
+    Finishing,
+    /// Done.
+    Complete,
+}
+
+/// Counts of what a run did with the pages it read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counters {
+    /// Pages offered by the inputs (HTML responses, files, JSONL lines).
+    pub pages_read: u64,
+    /// Pages kept: DocView records written and indexed.
+    pub kept: u64,
+    /// Pages removed as exact replicas.
+    pub replicas_exact: u64,
+    /// Pages removed as near-replicas.
+    pub replicas_near: u64,
+    /// Pages that could not be read as HTML (empty, binary), and input records skipped
+    /// (non-HTML, error responses) or malformed, by reason.
+    pub skipped: BTreeMap<String, u64>,
+    /// Bytes of HTML read (decompressed).
+    pub html_bytes: u64,
+}
+
+impl Counters {
+    /// Pages skipped, all reasons together.
+    pub fn skipped_total(&self) -> u64 {
+        self.skipped.values().sum()
+    }
+
+    /// Replicas of both kinds.
+    pub fn replicas(&self) -> u64 {
+        self.replicas_exact + self.replicas_near
+    }
+
+    /// Counts one skip.
+    pub fn skip(&mut self, reason: impl Into<String>) {
+        *self.skipped.entry(reason.into()).or_insert(0) += 1;
+    }
+}
+
+/// The durable state of a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunState {
+    /// Layout version ([`STATE_VERSION`]).
+    pub version: u32,
+    /// Where the run is.
+    pub status: Status,
+    /// A note for whoever opens the file.
+    pub note: String,
+    /// The inputs and settings of the run, as `--resume` must find them again.
+    pub settings: serde_json::Value,
+    /// Input events (pages, skipped and malformed records) consumed up to the last commit.
+    pub events_done: u64,
+    /// The sequence number the next page gets.
+    pub next_seq: u64,
+    /// Length of `docviews.jsonl` at the last commit.
+    pub docviews_bytes: u64,
+    /// Length of `replicas.jsonl` at the last commit.
+    pub replicas_bytes: u64,
+    /// Length of `skipped.jsonl` at the last commit.
+    pub skipped_bytes: u64,
+    /// Commits so far.
+    pub commits: u64,
+    /// What the committed pages amounted to.
+    pub counters: Counters,
+    /// Seconds spent so far, over all sessions of the run.
+    pub elapsed_secs: f64,
+}
+
+impl RunState {
+    /// The state of a run that has committed nothing yet.
+    pub fn new(settings: serde_json::Value) -> Self {
+        RunState {
+            version: STATE_VERSION,
+            status: Status::Running,
+            note: String::new(),
+            settings,
+            events_done: 0,
+            next_seq: 0,
+            docviews_bytes: 0,
+            replicas_bytes: 0,
+            skipped_bytes: 0,
+            commits: 0,
+            counters: Counters::default(),
+            elapsed_secs: 0.0,
+        }
+        .with_note()
+    }
+
+    /// Sets the note that says what the directory holds.
+    pub fn with_note(mut self) -> Self {
+        self.note = match self.status {
+            Status::Running => format!(
+                "ingest in progress or interrupted: the outputs hold the {} pages of the last \
+                 commit ({} kept); run the same `docview ingest` with --resume to continue",
+                self.counters.pages_read, self.counters.kept
+            ),
+            Status::Finishing => "all pages committed; completing the records with the URLs \
+                                  of their replicas (--resume finishes it)"
+                .to_string(),
+            Status::Complete => format!(
+                "complete: {} pages read, {} kept",
+                self.counters.pages_read, self.counters.kept
+            ),
+        };
+        self
+    }
+
+    /// Reads `path`.
+    pub fn load(path: &Path) -> Result<RunState> {
+        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let state: RunState = serde_json::from_slice(&bytes).map_err(|e| {
+            Error::bad_input(
+                path.display().to_string(),
+                format!("not a docview run state: {e}"),
+            )
+        })?;
+        if state.version != STATE_VERSION {
+            return Err(Error::bad_input(
+                path.display().to_string(),
+                format!(
+                    "run state version {} (this docview reads {STATE_VERSION})",
+                    state.version
+                ),
+            ));
+        }
+        Ok(state)
+    }
+
+    /// Replaces `path` atomically.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        write_atomically(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, self).map_err(std::io::Error::other)?;
+            std::io::Write::write_all(w, b"\n")
+        })
+    }
+}

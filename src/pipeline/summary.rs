@@ -1,0 +1,108 @@
+//! The end-of-run summary of an ingest as text: pages read, kept, replicas, skipped with their
+//! reasons, and the three indexes side by side with the paper's Table 3 ratios.
+
+use std::fmt::Write;
+
+use super::Summary;
+use crate::index::IndexKind;
+
+/// Bytes as "12.3 MB".
+pub fn human_bytes(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.2} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else if b >= 1e3 {
+        format!("{:.1} kB", b / 1e3)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+fn percent(part: u64, whole: u64) -> String {
+    if whole == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * part as f64 / whole as f64)
+    }
+}
+
+impl Summary {
+    /// The summary as a few lines of text.
+    pub fn render(&self) -> String {
+        let c = &self.counters;
+        let mut s = String::new();
+        let secs = self.elapsed_secs.max(1e-9);
+        let _ = writeln!(
+            s,
+            "docview ingest -> {}{}",
+            self.out.display(),
+            if self.resumed { " (resumed)" } else { "" }
+        );
+        let _ = writeln!(
+            s,
+            "  pages read   {:>9}   {} of HTML in {:.1} s: {:.1} MB/s, {:.0} pages/s",
+            c.pages_read,
+            human_bytes(c.html_bytes),
+            self.elapsed_secs,
+            c.html_bytes as f64 / 1e6 / secs,
+            c.pages_read as f64 / secs
+        );
+        let _ = writeln!(s, "  kept         {:>9}", c.kept);
+        let _ = writeln!(
+            s,
+            "  replicas     {:>9}   exact {}, near {}",
+            c.replicas(),
+            c.replicas_exact,
+            c.replicas_near
+        );
+        let _ = writeln!(s, "  skipped      {:>9}", c.skipped_total());
+        for (reason, n) in &c.skipped {
+            let _ = writeln!(s, "    {n:>7}  {reason}");
+        }
+        let _ = writeln!(
+            s,
+            "  statistics from {} pages, {} aggressive stop words",
+            self.stats_pages, self.aggressive_stopwords
+        );
+        let _ = writeln!(
+            s,
+            "\n  {:<10} {:>9} {:>13} {:>12}",
+            "index", "documents", "sum of terms", "on disk"
+        );
+        for ix in &self.indexes {
+            let _ = writeln!(
+                s,
+                "  {:<10} {:>9} {:>13} {:>12}",
+                ix.kind.as_str(),
+                ix.docs,
+                ix.terms,
+                human_bytes(ix.bytes)
+            );
+        }
+        if let (Some(full), Some(abs)) = (
+            self.index(IndexKind::Fulltext),
+            self.index(IndexKind::Abstract),
+        ) {
+            let _ = writeln!(
+                s,
+                "\n  abstract / fulltext: {} of terms, {} of size (the paper's Table 3: 35.3% and 41.4%)",
+                percent(abs.terms, full.terms),
+                percent(abs.bytes, full.bytes)
+            );
+        }
+        if let (Some(full), Some(topic)) = (
+            self.index(IndexKind::Fulltext),
+            self.index(IndexKind::Topic),
+        ) {
+            let _ = writeln!(
+                s,
+                "  topic / fulltext:    {} of terms, {} of size",
+                percent(topic.terms, full.terms),
+                percent(topic.bytes, full.bytes)
+            );
+        }
+        s
+    }
+}

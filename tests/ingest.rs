@@ -1,0 +1,270 @@
+//! End-to-end tests of `docview ingest` and `docview query` on `corpus-samples/`: the sample
+//! WARC and the sample folders, replica removal, DocView records against the JSON schema, the
+//! three indexes, and an ingest killed with SIGKILL then resumed.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use docview::index::{IndexKind, index_stats, search};
+use docview::pipeline::{
+    DOCVIEWS, IngestOptions, REPLICAS, RecordLine, ReplicaLine, STATE_FILE, Silent, Status,
+    Summary, for_each_line, ingest,
+};
+use docview::replica::ReplicaKind;
+
+const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
+const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
+const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/schema/docview.schema.json");
+
+fn samples_warc() -> PathBuf {
+    Path::new(SAMPLES).join("warc/corpus-samples.warc.gz")
+}
+
+fn run_ingest(inputs: Vec<PathBuf>, out: &Path) -> Summary {
+    let mut options = IngestOptions::new(inputs, out.to_path_buf());
+    options.threads = 2;
+    ingest(&options, &Silent).expect("ingest")
+}
+
+fn records(out: &Path) -> Vec<RecordLine> {
+    let mut all = Vec::new();
+    for_each_line(&out.join(DOCVIEWS), |r: RecordLine| all.push(r)).unwrap();
+    all
+}
+
+fn replicas(out: &Path) -> Vec<ReplicaLine> {
+    let mut all = Vec::new();
+    for_each_line(&out.join(REPLICAS), |r: ReplicaLine| all.push(r)).unwrap();
+    all
+}
+
+fn count_sample_pages() -> u64 {
+    let mut n = 0;
+    for site in std::fs::read_dir(Path::new(SAMPLES).join("sites")).unwrap() {
+        for page in std::fs::read_dir(site.unwrap().path()).unwrap() {
+            if page
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|e| e == "html")
+            {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn ingest_of_the_sample_warc_removes_replicas_and_writes_every_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let summary = run_ingest(vec![samples_warc()], &out);
+    let c = &summary.counters;
+    assert_eq!(c.pages_read, count_sample_pages());
+    assert_eq!(c.skipped_total(), 0, "{:?}", c.skipped);
+    assert_eq!(c.kept + c.replicas(), c.pages_read);
+    // The two byte-identical copies are exact replicas of the first-seen original.
+    let reps = replicas(&out);
+    let exact: BTreeMap<&str, &str> = reps
+        .iter()
+        .filter(|r| r.kind == ReplicaKind::Exact)
+        .map(|r| (r.url.as_str(), r.replica_of.as_str()))
+        .collect();
+    assert_eq!(
+        exact,
+        BTreeMap::from([
+            (
+                "http://fieldnotes.example/dawn-chorus.html",
+                "http://fieldnotes.example/dawn-chorus-copy.html"
+            ),
+            (
+                "http://lanting-news.example/tea-harvest.html",
+                "http://lanting-news.example/tea-harvest-copy.html"
+            ),
+        ]),
+        "{reps:?}"
+    );
+    assert_eq!(c.replicas_exact, 2);
+    // Every kept page has a record; the originals list their replicas.
+    let recs = records(&out);
+    assert_eq!(recs.len() as u64, c.kept);
+    let chorus = recs
+        .iter()
+        .find(|r| r.docview.identifier == "http://fieldnotes.example/dawn-chorus-copy.html")
+        .unwrap();
+    assert_eq!(
+        chorus.docview.replicas,
+        ["http://fieldnotes.example/dawn-chorus.html"]
+    );
+    // Outputs and the state that says the run is complete.
+    for f in ["stats.json", "summary.json", STATE_FILE, DOCVIEWS, REPLICAS] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let state = docview::pipeline::RunState::load(&out.join(STATE_FILE)).unwrap();
+    assert_eq!(state.status, Status::Complete);
+    // Three indexes of the kept pages, smaller than the full text's.
+    let stats = index_stats(&out).unwrap();
+    assert_eq!(stats.len(), 3);
+    for s in &stats {
+        assert_eq!(s.docs, c.kept, "{s:?}");
+    }
+    let terms = |k| stats.iter().find(|s| s.kind == k).unwrap().terms;
+    assert!(terms(IndexKind::Topic) < terms(IndexKind::Fulltext));
+    assert!(terms(IndexKind::Abstract) < terms(IndexKind::Fulltext));
+    assert!(summary.render().contains("abstract / fulltext"));
+}
+
+#[test]
+fn records_are_valid_against_the_docview_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    run_ingest(vec![samples_warc()], &out);
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(SCHEMA).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let text = std::fs::read_to_string(out.join(DOCVIEWS)).unwrap();
+    let mut n = 0;
+    for line in text.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?} in {line}");
+        n += 1;
+    }
+    assert!(n > 20);
+    // The schema is not vacuous: a record without its abstract, or with a bad type, fails.
+    let mut broken: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    broken.as_object_mut().unwrap().remove("abstract");
+    assert!(!validator.is_valid(&broken));
+    let mut bad_type: serde_json::Value =
+        serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    bad_type["type"] = "article".into();
+    assert!(!validator.is_valid(&bad_type));
+}
+
+#[test]
+fn boilerplate_is_found_in_fulltext_only_and_content_in_all_indexes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    run_ingest(vec![samples_warc()], &out);
+    // The Fieldnotes footer is on every page of the site.
+    let footer = "reader-funded";
+    assert!(
+        !search(&out, IndexKind::Fulltext, footer, 10)
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        search(&out, IndexKind::Topic, footer, 10)
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        search(&out, IndexKind::Abstract, footer, 10)
+            .unwrap()
+            .is_empty()
+    );
+    // An article's own words find it in every index, with a snippet.
+    for kind in [IndexKind::Fulltext, IndexKind::Topic] {
+        let hits = search(&out, kind, "gravestones lichens", 10).unwrap();
+        assert_eq!(
+            hits.first().map(|h| h.url.as_str()),
+            Some("http://fieldnotes.example/lichens.html"),
+            "{kind:?}: {hits:?}"
+        );
+        assert!(!hits[0].snippet.is_empty());
+    }
+}
+
+#[test]
+fn a_folder_of_pages_gives_the_same_records_as_the_warc() {
+    let dir = tempfile::tempdir().unwrap();
+    let from_warc = run_ingest(vec![samples_warc()], &dir.path().join("warc"));
+    let from_dir = run_ingest(
+        vec![Path::new(SAMPLES).join("sites")],
+        &dir.path().join("dir"),
+    );
+    assert_eq!(from_dir.counters.pages_read, from_warc.counters.pages_read);
+    assert_eq!(from_dir.counters.kept, from_warc.counters.kept);
+    assert_eq!(
+        from_dir.counters.replicas_exact,
+        from_warc.counters.replicas_exact
+    );
+    let topics = |out: &Path| {
+        let mut t: Vec<String> = records(out)
+            .into_iter()
+            .map(|r| r.docview.topic_content)
+            .collect();
+        t.sort();
+        t
+    };
+    assert_eq!(
+        topics(&dir.path().join("dir")),
+        topics(&dir.path().join("warc"))
+    );
+}
+
+fn docview(args: &[&str]) -> Output {
+    Command::new(DOCVIEW)
+        .args(args)
+        .output()
+        .expect("run docview")
+}
+
+#[test]
+fn cli_ingest_prints_a_summary_and_query_finds_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let warc = samples_warc();
+    let o = docview(&[
+        "ingest",
+        warc.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for needle in [
+        "pages read",
+        "kept",
+        "replicas",
+        "exact 2",
+        "fulltext",
+        "abstract / fulltext",
+    ] {
+        assert!(text.contains(needle), "{needle:?} not in\n{text}");
+    }
+    // Running again into the same directory is refused, naming it and --resume.
+    let again = docview(&[
+        "ingest",
+        warc.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+    let q = docview(&[
+        "query",
+        out.to_str().unwrap(),
+        "--index",
+        "topic",
+        "清溪大桥",
+        "-k",
+        "3",
+    ]);
+    let hits = String::from_utf8_lossy(&q.stdout);
+    assert!(q.status.success(), "{}", String::from_utf8_lossy(&q.stderr));
+    assert!(hits.contains("lanting-news.example/bridge.html"), "{hits}");
+    let missing = docview(&["query", dir.path().join("nowhere").to_str().unwrap(), "x"]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("nowhere"));
+}
