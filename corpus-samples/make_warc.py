@@ -13,6 +13,7 @@ Usage: python3 corpus-samples/make_warc.py
 
 import base64
 import gzip
+import json
 import hashlib
 import re
 import uuid
@@ -93,12 +94,20 @@ def response(url, page):
     )
 
 
+def page_urls():
+    """The invented URL of each page, from pages.json, by its path under corpus-samples/."""
+    listed = json.loads((HERE / "pages.json").read_text(encoding="utf-8"))["pages"]
+    return {page["file"]: page["url"] for page in listed}
+
+
 def main():
     pages = sorted(SITES.rglob("*.html"))
+    urls = page_urls()
     members = [warcinfo(len(pages))]
     for path in pages:
+        rel = path.relative_to(HERE).as_posix()
         site, *rest = path.relative_to(SITES).parts
-        url = f"http://{site}.example/{'/'.join(rest)}"
+        url = urls.get(rel, f"http://{site}.example/{'/'.join(rest)}")
         members.append(response(url, path.read_bytes()))
     OUT.parent.mkdir(exist_ok=True)
     OUT.write_bytes(b"".join(members))

@@ -493,7 +493,7 @@ fn eval_on_the_labelled_samples() {
         ids.sort();
         ids
     };
-    assert_eq!(ids.len(), 34);
+    assert_eq!(ids.len(), 35);
 
     let dir = tempfile::tempdir().expect("tempdir");
     let pred = dir.path().join("pred.jsonl");

@@ -17,6 +17,12 @@ const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
 const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/schema/docview.schema.json");
 
+/// Sample page URLs (corpus-samples/pages.json).
+const DAWN_CHORUS: &str = "http://www.fieldnotes.example/2021/04/what-the-dawn-chorus-is-saying/";
+const DAWN_CHORUS_SHORTLINK: &str = "http://www.fieldnotes.example/?p=1042";
+const TEA_HARVEST: &str = "http://www.lanting-news.example/news/2013-03/28/content_20413.htm";
+const TEA_HARVEST_NO_WWW: &str = "http://lanting-news.example/news/2013-03/28/content_20413.htm";
+
 fn samples_warc() -> PathBuf {
     Path::new(SAMPLES).join("warc/corpus-samples.warc.gz")
 }
@@ -75,14 +81,8 @@ fn ingest_of_the_sample_warc_removes_replicas_and_writes_every_output() {
     assert_eq!(
         exact,
         BTreeMap::from([
-            (
-                "http://fieldnotes.example/dawn-chorus.html",
-                "http://fieldnotes.example/dawn-chorus-copy.html"
-            ),
-            (
-                "http://lanting-news.example/tea-harvest.html",
-                "http://lanting-news.example/tea-harvest-copy.html"
-            ),
+            (DAWN_CHORUS, DAWN_CHORUS_SHORTLINK),
+            (TEA_HARVEST, TEA_HARVEST_NO_WWW),
         ]),
         "{reps:?}"
     );
@@ -92,11 +92,37 @@ fn ingest_of_the_sample_warc_removes_replicas_and_writes_every_output() {
     assert_eq!(recs.len() as u64, c.kept);
     let chorus = recs
         .iter()
-        .find(|r| r.docview.identifier == "http://fieldnotes.example/dawn-chorus-copy.html")
+        .find(|r| r.docview.identifier == DAWN_CHORUS_SHORTLINK)
         .unwrap();
-    assert_eq!(
-        chorus.docview.replicas,
-        ["http://fieldnotes.example/dawn-chorus.html"]
+    assert_eq!(chorus.docview.replicas, [DAWN_CHORUS]);
+    // The notice posted as "New Page 1" is titled by its keywords.
+    let notice = recs
+        .iter()
+        .find(|r| r.docview.original_title == "New Page 1")
+        .unwrap();
+    assert!(notice.docview.title_from_keywords);
+    assert!(
+        notice.docview.title.contains("moorings"),
+        "{:?}",
+        notice.docview
+    );
+    // Relative links resolve against the page URL.
+    let ferry = recs
+        .iter()
+        .find(|r| {
+            r.docview
+                .identifier
+                .ends_with("from-the-archive-gull-island-ferry/")
+        })
+        .unwrap();
+    assert!(
+        ferry
+            .docview
+            .relevant_links
+            .iter()
+            .all(|l| l.url.starts_with("http://")),
+        "{:?}",
+        ferry.docview.relevant_links
     );
     // Outputs and the state that says the run is complete.
     for f in ["stats.json", "summary.json", STATE_FILE, DOCVIEWS, REPLICAS] {
@@ -173,7 +199,7 @@ fn boilerplate_is_found_in_fulltext_only_and_content_in_all_indexes() {
         let hits = search(&out, kind, "gravestones lichens", 10).unwrap();
         assert_eq!(
             hits.first().map(|h| h.url.as_str()),
-            Some("http://fieldnotes.example/lichens.html"),
+            Some("http://www.fieldnotes.example/2021/09/slow-maps-on-old-gravestones/"),
             "{kind:?}: {hits:?}"
         );
         assert!(!hits[0].snippet.is_empty());
@@ -263,7 +289,7 @@ fn cli_ingest_prints_a_summary_and_query_finds_pages() {
     ]);
     let hits = String::from_utf8_lossy(&q.stdout);
     assert!(q.status.success(), "{}", String::from_utf8_lossy(&q.stderr));
-    assert!(hits.contains("lanting-news.example/bridge.html"), "{hits}");
+    assert!(hits.contains("content_18526.htm"), "{hits}");
     let missing = docview(&["query", dir.path().join("nowhere").to_str().unwrap(), "x"]);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("nowhere"));
