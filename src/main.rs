@@ -108,8 +108,12 @@ struct IngestArgs {
     commit_every: u64,
     /// Continue the interrupted ingest in --out from its last commit (same inputs and
     /// settings).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "overwrite")]
     resume: bool,
+    /// Replace the output of an earlier ingest in --out (a folder that is not one is never
+    /// touched).
+    #[arg(long)]
+    overwrite: bool,
     /// Memory for each of the three index writers, in MB.
     #[arg(long, value_name = "MB", default_value_t = 64)]
     index_memory: usize,
@@ -386,6 +390,9 @@ fn run_ingest(args: IngestArgs) -> Result<()> {
     if !(0.0..=1.0).contains(&args.percentage) || args.percentage == 0.0 {
         bail!("--percentage {} is not in (0, 1]", args.percentage);
     }
+    if !(args.stopword_df > 0.0 && args.stopword_df <= 1.0) {
+        bail!("--stopword-df {} is not in (0, 1]", args.stopword_df);
+    }
     if args.interval == 0 {
         bail!("--interval must be at least 1");
     }
@@ -416,6 +423,7 @@ fn run_ingest(args: IngestArgs) -> Result<()> {
     options.stats_file = args.stats;
     options.commit_every = args.commit_every;
     options.resume = args.resume;
+    options.overwrite = args.overwrite;
     options.index_heap_bytes = args.index_memory.max(16) << 20;
     let bar = Bar::new(args.quiet);
     let summary = ingest(&options, &bar)?;

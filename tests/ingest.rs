@@ -278,6 +278,28 @@ fn cli_ingest_prints_a_summary_and_query_finds_pages() {
     ]);
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+    // --overwrite replaces an earlier ingest, but never a folder that is not one.
+    let replaced = docview(&[
+        "ingest",
+        warc.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--overwrite",
+        "--quiet",
+    ]);
+    assert!(replaced.status.success());
+    let other = dir.path().join("precious");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::write(other.join("notes.txt"), "keep me").unwrap();
+    let refused = docview(&[
+        "ingest",
+        warc.to_str().unwrap(),
+        "--out",
+        other.to_str().unwrap(),
+        "--overwrite",
+    ]);
+    assert!(!refused.status.success());
+    assert!(other.join("notes.txt").exists());
     let q = docview(&[
         "query",
         out.to_str().unwrap(),
@@ -293,4 +315,20 @@ fn cli_ingest_prints_a_summary_and_query_finds_pages() {
     let missing = docview(&["query", dir.path().join("nowhere").to_str().unwrap(), "x"]);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("nowhere"));
+}
+
+#[test]
+fn outputs_are_the_same_for_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut outputs = Vec::new();
+    for threads in [1, 2, 3] {
+        let out = dir.path().join(format!("t{threads}"));
+        let mut options = IngestOptions::new(vec![samples_warc()], out.clone());
+        options.threads = threads;
+        options.commit_every = 7;
+        ingest(&options, &Silent).unwrap();
+        outputs
+            .push([DOCVIEWS, REPLICAS, "stats.json"].map(|f| std::fs::read(out.join(f)).unwrap()));
+    }
+    assert!(outputs[0] == outputs[1] && outputs[1] == outputs[2]);
 }

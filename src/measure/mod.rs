@@ -154,12 +154,16 @@ pub fn feature_vector(
             *sums.entry(term).or_insert(0.0) += bw * tf as f32;
         }
     }
-    let norm = sums.values().map(|w| w * w).sum::<f32>().sqrt();
-    let mut features: Vec<(String, f32)> = sums
-        .into_iter()
-        .map(|(t, w)| (t, if norm > 0.0 { w / norm } else { 0.0 }))
-        .collect();
+    // Sorted before the norm is summed: float sums in hash order would differ in the last bit
+    // from run to run, and with them the order of near-tied keywords.
+    let mut features: Vec<(String, f32)> = sums.into_iter().collect();
     features.sort_by(|a, b| a.0.cmp(&b.0));
+    let norm = features.iter().map(|f| f.1 * f.1).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        for f in &mut features {
+            f.1 /= norm;
+        }
+    }
     FeatureVector { features }
 }
 

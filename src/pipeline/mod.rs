@@ -83,6 +83,8 @@ pub struct IngestOptions {
     pub commit_every: u64,
     /// Continue an interrupted run in `out`.
     pub resume: bool,
+    /// Replace an earlier ingest's output in `out` (never a folder that is not one).
+    pub overwrite: bool,
     /// Memory budget of each index writer, in bytes.
     pub index_heap_bytes: usize,
 }
@@ -102,6 +104,7 @@ impl IngestOptions {
             stats_file: None,
             commit_every: 1000,
             resume: false,
+            overwrite: false,
             index_heap_bytes: 64 << 20,
         }
     }
@@ -317,7 +320,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
         ));
         (state, stats)
     } else {
-        prepare_out_dir(out)?;
+        prepare_out_dir(out, options.overwrite)?;
         let stats = match &options.stats_file {
             Some(path) => {
                 progress.note(&format!("collection statistics from {}", path.display()));
@@ -501,18 +504,25 @@ fn resume_state(out: &Path, state_path: &Path, settings: &serde_json::Value) -> 
     Ok(state)
 }
 
-/// Creates `out`, or checks that it is empty: an ingest never mixes with other files.
-fn prepare_out_dir(out: &Path) -> Result<()> {
+/// Creates `out`, or checks that it is empty: an ingest never mixes with other files. With
+/// `overwrite`, an earlier ingest's output (a folder holding `state.json`) is removed first;
+/// any other folder is left alone.
+fn prepare_out_dir(out: &Path, overwrite: bool) -> Result<()> {
     if out.exists() {
         let mut entries = std::fs::read_dir(out).map_err(|e| Error::io(out, e))?;
         if entries.next().is_some() {
-            let hint = if out.join(STATE_FILE).exists() {
-                "it holds a docview ingest; add --resume to continue an interrupted one, or \
-                 choose a new directory"
+            let earlier_ingest = out.join(STATE_FILE).exists();
+            if overwrite && earlier_ingest {
+                std::fs::remove_dir_all(out).map_err(|e| Error::io(out, e))?;
             } else {
-                "it is not empty; choose a new or empty directory"
-            };
-            return Err(Error::bad_input(out.display().to_string(), hint));
+                let hint = if earlier_ingest {
+                    "it holds a docview ingest; add --resume to continue an interrupted one, \
+                     --overwrite to replace it, or choose a new directory"
+                } else {
+                    "it is not empty and not a docview ingest; choose a new or empty directory"
+                };
+                return Err(Error::bad_input(out.display().to_string(), hint));
+            }
         }
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))
