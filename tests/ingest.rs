@@ -332,3 +332,65 @@ fn outputs_are_the_same_for_any_thread_count() {
     }
     assert!(outputs[0] == outputs[1] && outputs[1] == outputs[2]);
 }
+
+#[test]
+fn jsonl_on_standard_input_needs_statistics_from_a_file() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first");
+    run_ingest(vec![samples_warc()], &first);
+    let page =
+        std::fs::read_to_string(Path::new(SAMPLES).join("sites/fieldnotes/moths.html")).unwrap();
+    let jsonl = format!(
+        "{}\n{}\nnot json\n",
+        serde_json::json!({"url": "http://a.example/moths", "html": page}),
+        serde_json::json!({"url": "http://b.example/empty", "html": ""}),
+    );
+    let ingest_stdin = |out: &Path, extra: &[&str]| {
+        let mut child = Command::new(DOCVIEW)
+            .args(["ingest", "-", "--quiet", "--out", out.to_str().unwrap()])
+            .args(extra)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(jsonl.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let refused = ingest_stdin(&dir.path().join("no-stats"), &[]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("standard input"));
+    let out = dir.path().join("stdin");
+    let stats = first.join("stats.json");
+    let o = ingest_stdin(&out, &["--stats", stats.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let recs = records(&out);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0].docview.identifier, "http://a.example/moths");
+    assert_eq!(recs[0].origin, "-:1");
+    // The empty page and the bad line are skipped, with their reason and line.
+    let skipped = std::fs::read_to_string(out.join("skipped.jsonl")).unwrap();
+    assert!(
+        skipped.contains("\"origin\":\"-:2\"") && skipped.contains("empty page"),
+        "{skipped}"
+    );
+    assert!(
+        skipped.contains("\"origin\":\"-:3\"") && skipped.contains("malformed record"),
+        "{skipped}"
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("-:3"),
+        "malformed lines are told"
+    );
+    assert_eq!(
+        std::fs::read(out.join("stats.json")).unwrap(),
+        std::fs::read(stats).unwrap()
+    );
+}

@@ -308,9 +308,16 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let cleaner = cleaner_by_name(&options.cleaner)?;
     let pool = thread_pool(options.threads)?;
     let settings = options.settings();
-    let (mut state, stats) = if options.resume {
+    if options.stats_file.is_none() && options.inputs.iter().any(|p| p == Path::new("-")) {
+        return Err(Error::bad_input(
+            "-",
+            "standard input can be read only once, but ingest reads its input twice (collection \
+             statistics, then the pages): save it to a file, or give --stats FILE (the \
+             stats.json of an earlier ingest)",
+        ));
+    }
+    let mut state = if options.resume {
         let state = resume_state(out, &state_path, &settings)?;
-        let stats = CollectionStats::load(&out.join(STATS_FILE))?;
         progress.note(&format!(
             "resuming {}: {} pages committed ({} kept), continuing after input event {}",
             out.display(),
@@ -318,9 +325,24 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
             state.counters.kept,
             state.events_done
         ));
-        (state, stats)
+        state
     } else {
         prepare_out_dir(out, options.overwrite)?;
+        // The state goes first, so a run stopped during the first pass can be resumed too.
+        let state = RunState::new(settings);
+        state.save(&state_path)?;
+        state
+    };
+    let stats_path = out.join(STATS_FILE);
+    let stats = if stats_path.exists() {
+        CollectionStats::load(&stats_path)?
+    } else if state.commits > 0 {
+        return Err(Error::bad_input(
+            out.display().to_string(),
+            "stats.json is missing but pages were committed with it; start the ingest again \
+             with --overwrite",
+        ));
+    } else {
         let stats = match &options.stats_file {
             Some(path) => {
                 progress.note(&format!("collection statistics from {}", path.display()));
@@ -339,12 +361,11 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
                 stats
             }
         };
-        stats.save(&out.join(STATS_FILE))?;
-        let mut state = RunState::new(settings);
+        stats.save(&stats_path)?;
         // The first pass counts towards the run's time.
-        state.elapsed_secs = started.elapsed().as_secs_f64();
+        state.elapsed_secs += started.elapsed().as_secs_f64();
         state.save(&state_path)?;
-        (state, stats)
+        stats
     };
     let resumed = options.resume;
     if state.status == Status::Running {

@@ -108,9 +108,9 @@ impl Sink {
             })?;
         }
         let mut index = IndexSet::create_or_open(dir, heap_bytes, 1)?;
-        if state.commits > 0 {
-            index.roll_back_from(state.next_seq, &commit_payload(state))?;
-        }
+        // Documents past the checkpoint: committed by the indexes just before a crash that
+        // kept state.json from recording them (none on a fresh run).
+        index.roll_back_from(state.next_seq, &commit_payload(state))?;
         Ok(Sink {
             dir: dir.to_path_buf(),
             docviews: BufWriter::with_capacity(1 << 20, docviews),
