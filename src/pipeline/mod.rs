@@ -109,10 +109,12 @@ impl IngestOptions {
         }
     }
 
-    /// What a resumed run must find unchanged.
+    /// What a resumed run must find unchanged: the inputs (and their size, so that a file
+    /// that grew or shrank is noticed) and every setting that shapes the outputs.
     fn settings(&self) -> serde_json::Value {
         serde_json::json!({
             "inputs": self.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "input_bytes": input_size(&self.inputs),
             "cleaner": self.cleaner,
             "integrate": self.integrate,
             "keyword": self.keyword,
@@ -250,14 +252,13 @@ fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
         })
 }
 
-/// Counts a skipped or malformed input event; true for a page.
-fn count_event(event: &InputEvent, counters: &mut Counters) -> bool {
+/// Counts a skipped or malformed input event (a page is not counted here).
+fn count_event(event: &InputEvent, counters: &mut Counters) {
     match event {
-        InputEvent::Page(_) => return true,
+        InputEvent::Page(_) => {}
         InputEvent::Skipped { reason, .. } => counters.skip(reason.label()),
         InputEvent::Malformed { .. } => counters.skip(MALFORMED),
     }
-    false
 }
 
 /// The first pass: collection statistics over every page of the inputs.
