@@ -7,49 +7,28 @@
 //! The sample is the first 100 pages of ../shared/corpus/wcxb-dev when that folder is there,
 //! otherwise the labelled pages of corpus-samples/. `cargo bench --bench ingest`.
 
-use std::path::{Path, PathBuf};
+mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use docview::clean::Framework;
-use docview::input::{RawPage, read_page_bytes};
+use docview::input::RawPage;
 use docview::integrate::IntegrateParams;
 use docview::pipeline::{Worker, process_page};
 use docview::replica::KeywordParams;
 use docview::stats::CollectionStats;
 use docview::text::Analyzer;
 
-fn sample() -> (String, Vec<RawPage>) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let shared = root.join("../shared/corpus/wcxb-dev/html");
-    let (name, dir, limit) = if shared.is_dir() {
-        ("wcxb-dev[..100]", shared, 100)
-    } else {
-        (
-            "corpus-samples",
-            root.join("corpus-samples/labelled/html"),
-            usize::MAX,
-        )
-    };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    files.sort();
-    files.truncate(limit);
-    let pages = files
-        .iter()
-        .map(|f| RawPage {
-            url: format!("http://bench.example/{}", f.display()),
-            bytes: read_page_bytes(f).unwrap_or_else(|e| panic!("{e}")),
+fn bench_process(c: &mut Criterion) {
+    let (name, pages) = common::sample();
+    let pages: Vec<RawPage> = pages
+        .into_iter()
+        .map(|(path, bytes)| RawPage {
+            url: format!("http://bench.example/{}", path.display()),
+            bytes,
             http_charset: None,
-            origin: f.display().to_string(),
+            origin: path.display().to_string(),
         })
         .collect();
-    (name.to_string(), pages)
-}
-
-fn bench_process(c: &mut Criterion) {
-    let (name, pages) = sample();
     let bytes: usize = pages.iter().map(|p| p.bytes.len()).sum();
     let cleaner = Framework::default();
     let stats = CollectionStats::default();

@@ -5,7 +5,26 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
 use crate::{Error, Result};
+
+/// Writes `value` to `path` as pretty JSON, atomically.
+pub fn write_json_atomically<T: Serialize>(path: &Path, value: &T) -> Result<()> {
+    write_atomically(path, |w| {
+        serde_json::to_writer_pretty(&mut *w, value).map_err(std::io::Error::other)?;
+        w.write_all(b"\n")
+    })
+}
+
+/// Reads a JSON file written by docview; `what` names the kind of file in the error when it is
+/// not one ("a docview run state").
+pub fn read_json<T: DeserializeOwned>(path: &Path, what: &str) -> Result<T> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| Error::bad_input(path.display().to_string(), format!("not {what}: {e}")))
+}
 
 /// A temporary file in `dir`, readable by all like any file a user writes (tempfile's own
 /// default, owner-only, would leave the outputs unreadable to the services that index them).

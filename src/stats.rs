@@ -17,7 +17,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::output::write_atomically;
+use crate::output::{read_json, write_json_atomically};
 use crate::{Error, Result};
 
 /// Version of the `stats.json` layout.
@@ -84,13 +84,7 @@ impl CollectionStats {
 
     /// Reads statistics saved by [`CollectionStats::save`].
     pub fn load(path: &Path) -> Result<CollectionStats> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        let stats: CollectionStats = serde_json::from_slice(&bytes).map_err(|e| {
-            Error::bad_input(
-                path.display().to_string(),
-                format!("not a docview stats file: {e}"),
-            )
-        })?;
+        let stats: CollectionStats = read_json(path, "a docview stats file")?;
         if stats.version != STATS_VERSION {
             return Err(Error::bad_input(
                 path.display().to_string(),
@@ -105,9 +99,7 @@ impl CollectionStats {
 
     /// Writes the statistics as JSON, atomically.
     pub fn save(&self, path: &Path) -> Result<()> {
-        write_atomically(path, |w| {
-            serde_json::to_writer(&mut *w, self).map_err(std::io::Error::other)
-        })
+        write_json_atomically(path, self)
     }
 }
 

@@ -397,9 +397,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
         elapsed_secs: state.elapsed_secs,
         resumed,
     };
-    crate::output::write_atomically(&out.join(SUMMARY_FILE), |w| {
-        serde_json::to_writer_pretty(&mut *w, &summary).map_err(std::io::Error::other)
-    })?;
+    crate::output::write_json_atomically(&out.join(SUMMARY_FILE), &summary)?;
     Ok(summary)
 }
 

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::output::write_atomically;
+use crate::output::{read_json, write_json_atomically};
 use crate::{Error, Result};
 
 /// Version of the state file layout.
@@ -136,13 +136,7 @@ impl RunState {
 
     /// Reads `path`.
     pub fn load(path: &Path) -> Result<RunState> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        let state: RunState = serde_json::from_slice(&bytes).map_err(|e| {
-            Error::bad_input(
-                path.display().to_string(),
-                format!("not a docview run state: {e}"),
-            )
-        })?;
+        let state: RunState = read_json(path, "a docview run state")?;
         if state.version != STATE_VERSION {
             return Err(Error::bad_input(
                 path.display().to_string(),
@@ -157,9 +151,6 @@ impl RunState {
 
     /// Replaces `path` atomically.
     pub fn save(&self, path: &Path) -> Result<()> {
-        write_atomically(path, |w| {
-            serde_json::to_writer_pretty(&mut *w, self).map_err(std::io::Error::other)?;
-            std::io::Write::write_all(w, b"\n")
-        })
+        write_json_atomically(path, self)
     }
 }
