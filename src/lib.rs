@@ -45,6 +45,7 @@
 //! ```
 
 pub mod clean;
+pub mod compare;
 pub mod error;
 pub mod eval;
 pub mod extract;

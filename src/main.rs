@@ -7,9 +7,10 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use docview::clean::{CLEANERS, cleaner_by_name, topic_content_page};
+use docview::compare::{CompareOptions, compare, write_report};
 use docview::eval::{load_set, run_eval};
 use docview::extract::extract_page;
-use docview::index::{IndexKind, search};
+use docview::index::{Combine, IndexKind, OpenIndex};
 use docview::input::read_page_bytes;
 use docview::integrate::IntegrateParams;
 use docview::output::write_atomically;
@@ -47,6 +48,41 @@ enum Command {
     /// Search one of the indexes of an ingest: URL, title, score and a snippet per hit
     /// (matched terms in [[ ]]).
     Query(QueryArgs),
+    /// Compare the three indexes of an ingest (the paper's Table 3 and Figure 6, and more):
+    /// size, query cost and, with --corpus, retrieval quality; prints tables and writes
+    /// compare.json and a self-contained compare.html.
+    Compare(CompareArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct CompareArgs {
+    /// The output directory of an ingest.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// A labelled set (layout of ../shared/corpus) whose pages were ingested into DIR: measures
+    /// hit@10 of its content snippets, false-hit rate@10 of its boilerplate snippets and MRR@10
+    /// of its titles; without --queries its titles are also the query set of the cost part.
+    #[arg(long, value_name = "SET")]
+    corpus: Option<PathBuf>,
+    /// A query log for the cost part: one query a line (# comments and blank lines ignored).
+    #[arg(long, value_name = "FILE")]
+    queries: Option<PathBuf>,
+    /// Without --queries and --corpus: draw this many queries of one to three words from the
+    /// full-text vocabulary, by document frequency.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    vocabulary: usize,
+    /// Seed of the vocabulary draw.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Timed warm runs of each query.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    runs: usize,
+    /// Worker threads for the retrieval queries (0: one per core).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
+    /// Where to write compare.json and compare.html (default: DIR).
+    #[arg(long, value_name = "OUT")]
+    out: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -150,6 +186,10 @@ struct QueryArgs {
     /// Print the hits as JSON lines.
     #[arg(long)]
     json: bool,
+    /// Also show the query's terms as indexed (lowercased, stemmed, segmented) and their
+    /// posting lists: documents holding each and the bytes read.
+    #[arg(long)]
+    explain: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -216,6 +256,7 @@ fn main() {
         Command::Eval(args) => eval(args),
         Command::Ingest(args) => run_ingest(args),
         Command::Query(args) => query(args),
+        Command::Compare(args) => run_compare(args),
     };
     if let Err(e) = result {
         eprintln!("docview: {e:#}");
@@ -437,9 +478,43 @@ fn query(args: QueryArgs) -> Result<()> {
         IndexArg::Topic => IndexKind::Topic,
         IndexArg::Abstract => IndexKind::Abstract,
     };
-    let hits = search(&args.dir, kind, &args.query, args.k)?;
+    let index = OpenIndex::open(&args.dir, kind)?;
+    let parsed = index.query(&args.query, Combine::Any);
+    let hits = match &parsed {
+        Some(q) => index.hits(q.as_ref(), args.k)?,
+        None => Vec::new(),
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.explain {
+        let terms = match &parsed {
+            Some(q) => index.term_postings(q.as_ref())?,
+            None => Vec::new(),
+        };
+        if args.json {
+            serde_json::to_writer(&mut out, &serde_json::json!({ "explain": terms }))?;
+            writeln!(out)?;
+        } else {
+            writeln!(
+                out,
+                "query {:?} in the {} index ({} documents):",
+                args.query,
+                kind.as_str(),
+                index.num_docs()
+            )?;
+            if terms.is_empty() {
+                writeln!(out, "  no terms")?;
+            }
+            for t in &terms {
+                writeln!(
+                    out,
+                    "  {}:{:<20} {:>7} documents {:>9} posting bytes {:>9} position bytes",
+                    t.field, t.term, t.doc_freq, t.posting_bytes, t.position_bytes
+                )?;
+            }
+            writeln!(out)?;
+        }
+    }
     if args.json {
         for hit in &hits {
             serde_json::to_writer(&mut out, hit)?;
@@ -457,5 +532,25 @@ fn query(args: QueryArgs) -> Result<()> {
         }
     }
     out.flush()?;
+    Ok(())
+}
+
+fn run_compare(args: CompareArgs) -> Result<()> {
+    let mut options = CompareOptions::new(args.dir.clone());
+    options.corpus = args.corpus;
+    options.queries = args.queries;
+    options.vocabulary_queries = args.vocabulary;
+    options.seed = args.seed;
+    options.runs = args.runs;
+    options.threads = args.threads;
+    let report = compare(&options)?;
+    print!("{}", report.render_table());
+    let out = args.out.unwrap_or(args.dir);
+    write_report(&report, &out)?;
+    eprintln!(
+        "report written to {} and {}",
+        out.join("compare.json").display(),
+        out.join("compare.html").display()
+    );
     Ok(())
 }

@@ -10,6 +10,7 @@
 //! owns writing them ([`IndexSet`]), measuring them ([`index_stats`]) and querying them
 //! ([`search`]).
 
+mod reader;
 pub mod tokenizer;
 
 use std::borrow::Cow;
@@ -18,10 +19,9 @@ use std::ops::Bound;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use tantivy::collector::TopDocs;
 use tantivy::directory::MmapDirectory;
 use tantivy::indexer::IndexWriterOptions;
-use tantivy::query::{Query, QueryParser, RangeQuery};
+use tantivy::query::RangeQuery;
 use tantivy::schema::{
     FAST, Field, INDEXED, IndexRecordOption, STORED, STRING, Schema, TextFieldIndexing,
     TextOptions, Value,
@@ -35,6 +35,7 @@ use crate::error::{Error, Result};
 use crate::text::analyzer::{JIEBA_HMM, jieba};
 use crate::text::is_han;
 
+pub use reader::{Combine, IndexSpace, OpenIndex, PostingsCost, TermPostings};
 pub use tokenizer::{DocviewTokenizer, TOKENIZER_NAME};
 
 /// The folder under the ingest output directory that holds the three indexes.
@@ -525,27 +526,11 @@ pub struct Hit {
 /// each word is a term as an English word is (tantivy would make one phrase of them). A query
 /// without terms (empty, only punctuation, `*`) finds nothing.
 pub fn search(dir: &Path, kind: IndexKind, query: &str, k: usize) -> Result<Vec<Hit>> {
-    let path = index_path(dir, kind);
-    let index = open_index(&path)?;
-    let fields = Fields::of(&index, &path)?;
-    let searcher = reader(&index, &path)?.searcher();
-    let parser = QueryParser::for_index(&index, vec![fields.title, fields.body]);
-    let (query, _ignored) = parser.parse_query_lenient(&spaced_han_words(query));
-    if k == 0 || !has_terms(query.as_ref()) {
-        return Ok(Vec::new());
+    let index = OpenIndex::open(dir, kind)?;
+    match index.query(query, Combine::Any) {
+        Some(query) => index.hits(query.as_ref(), k),
+        None => Ok(Vec::new()),
     }
-    let top = searcher
-        .search(&query, &TopDocs::with_limit(k).order_by_score())
-        .map_err(|e| index_error(&path, e))?;
-    let mut snippets = SnippetGenerator::create(&searcher, query.as_ref(), fields.body)
-        .map_err(|e| index_error(&path, e))?;
-    snippets.set_max_num_chars(SNIPPET_CHARS);
-    top.into_iter()
-        .map(|(score, address)| {
-            let doc: TantivyDocument = searcher.doc(address).map_err(|e| index_error(&path, e))?;
-            Ok(hit(&doc, &fields, score, &snippets))
-        })
-        .collect()
 }
 
 fn hit(doc: &TantivyDocument, fields: &Fields, score: f32, snippets: &SnippetGenerator) -> Hit {
@@ -566,13 +551,6 @@ fn hit(doc: &TantivyDocument, fields: &Fields, score: f32, snippets: &SnippetGen
         score,
         snippet,
     }
-}
-
-/// True if `query` holds a term: not empty and not match-all.
-fn has_terms(query: &dyn Query) -> bool {
-    let mut any = false;
-    query.query_terms(&mut |_, _| any = true);
-    any
 }
 
 /// `query` with a space between the jieba words of each run of Chinese characters.

@@ -1,0 +1,281 @@
+//! Reading one index many times: [`OpenIndex`] keeps the index and a searcher open for a run of
+//! queries (`docview compare` asks thousands), measures what a query reads (the posting lists of
+//! its terms: the disk-access proxy of the paper's Figure 6) and what the index holds on disk,
+//! split by component.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use tantivy::collector::{Count, TopDocs};
+use tantivy::query::{Query, QueryParser};
+use tantivy::schema::{Field, Value};
+use tantivy::{Index, Searcher, TantivyDocument, Term};
+
+use tantivy::snippet::SnippetGenerator;
+
+use super::{
+    Fields, Hit, IndexKind, SNIPPET_CHARS, hit, index_error, index_path, open_index, reader,
+    spaced_han_words,
+};
+use crate::Result;
+
+/// How the words of a query combine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Combine {
+    /// A document matches with any word (BM25 ranks those with more first).
+    Any,
+    /// A document must hold every word, as web search engines default to.
+    All,
+}
+
+/// One index opened for a run of queries.
+pub struct OpenIndex {
+    kind: IndexKind,
+    path: PathBuf,
+    index: Index,
+    fields: Fields,
+    searcher: Searcher,
+}
+
+/// What a query's terms cost to read in one index.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct PostingsCost {
+    /// Posting-list entries (documents per term, summed over the query's terms and segments).
+    pub entries: u64,
+    /// Bytes of those posting lists, positions included for terms of phrase queries.
+    pub bytes: u64,
+}
+
+/// One term of a query and its posting list in one index, for `docview query --explain`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TermPostings {
+    /// The field: `title` or `body`.
+    pub field: String,
+    /// The term as indexed (lowercased, stemmed).
+    pub term: String,
+    /// Documents holding it.
+    pub doc_freq: u64,
+    /// Bytes of its posting list.
+    pub posting_bytes: u64,
+    /// Bytes of its positions.
+    pub position_bytes: u64,
+}
+
+/// Bytes of one index by component, summed over segments (tantivy's space usage).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct IndexSpace {
+    /// Everything tantivy attributes to segments.
+    pub segments: u64,
+    /// Posting lists.
+    pub postings: u64,
+    /// Positions.
+    pub positions: u64,
+    /// Document store.
+    pub store: u64,
+    /// Term dictionaries.
+    pub term_dictionary: u64,
+    /// Fast fields and field norms.
+    pub fast_fields_and_norms: u64,
+    /// Delete bitsets.
+    pub deletes: u64,
+}
+
+impl OpenIndex {
+    /// Opens index `kind` under the ingest output directory `dir`.
+    pub fn open(dir: &Path, kind: IndexKind) -> Result<OpenIndex> {
+        let path = index_path(dir, kind);
+        let index = open_index(&path)?;
+        let fields = Fields::of(&index, &path)?;
+        let searcher = reader(&index, &path)?.searcher();
+        Ok(OpenIndex {
+            kind,
+            path,
+            index,
+            fields,
+            searcher,
+        })
+    }
+
+    /// Which index.
+    pub fn kind(&self) -> IndexKind {
+        self.kind
+    }
+
+    /// Live documents.
+    pub fn num_docs(&self) -> u64 {
+        self.searcher.num_docs()
+    }
+
+    /// `text` as a query over the body only (title and URL are the same in every index, so
+    /// comparisons look at what each index adds), or `None` when it has no term.
+    pub fn body_query(&self, text: &str, combine: Combine) -> Option<Box<dyn Query>> {
+        self.parse(text, vec![self.fields.body], combine)
+    }
+
+    /// `text` as a query over title and body (what `docview query` searches).
+    pub fn query(&self, text: &str, combine: Combine) -> Option<Box<dyn Query>> {
+        self.parse(text, vec![self.fields.title, self.fields.body], combine)
+    }
+
+    fn parse(&self, text: &str, fields: Vec<Field>, combine: Combine) -> Option<Box<dyn Query>> {
+        let mut parser = QueryParser::for_index(&self.index, fields);
+        if combine == Combine::All {
+            parser.set_conjunction_by_default();
+        }
+        let (query, _ignored) = parser.parse_query_lenient(&spaced_han_words(text));
+        let mut any = false;
+        query.query_terms(&mut |_, _| any = true);
+        any.then_some(query)
+    }
+
+    /// The URLs of the top `k` documents for `query`, best first (ties in index order).
+    pub fn top_urls(&self, query: &dyn Query, k: usize) -> Result<Vec<String>> {
+        if k == 0 {
+            return Ok(Vec::new());
+        }
+        let top = self
+            .searcher
+            .search(query, &TopDocs::with_limit(k).order_by_score())
+            .map_err(|e| index_error(&self.path, e))?;
+        top.into_iter()
+            .map(|(_, address)| {
+                let doc: TantivyDocument = self
+                    .searcher
+                    .doc(address)
+                    .map_err(|e| index_error(&self.path, e))?;
+                Ok(doc
+                    .get_first(self.fields.url)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_string())
+            })
+            .collect()
+    }
+
+    /// The top `k` hits of `query` with snippets of the body.
+    pub fn hits(&self, query: &dyn Query, k: usize) -> Result<Vec<Hit>> {
+        if k == 0 {
+            return Ok(Vec::new());
+        }
+        let top = self
+            .searcher
+            .search(query, &TopDocs::with_limit(k).order_by_score())
+            .map_err(|e| index_error(&self.path, e))?;
+        let mut snippets = SnippetGenerator::create(&self.searcher, query, self.fields.body)
+            .map_err(|e| index_error(&self.path, e))?;
+        snippets.set_max_num_chars(SNIPPET_CHARS);
+        top.into_iter()
+            .map(|(score, address)| {
+                let doc: TantivyDocument = self
+                    .searcher
+                    .doc(address)
+                    .map_err(|e| index_error(&self.path, e))?;
+                Ok(hit(&doc, &self.fields, score, &snippets))
+            })
+            .collect()
+    }
+
+    /// Runs `query` for its top `k` documents without reading them from the store: what a
+    /// search engine does before it shows results (timed by `docview compare`).
+    pub fn search_top(&self, query: &dyn Query, k: usize) -> Result<usize> {
+        self.searcher
+            .search(query, &TopDocs::with_limit(k.max(1)).order_by_score())
+            .map(|top| top.len())
+            .map_err(|e| index_error(&self.path, e))
+    }
+
+    /// The body field's terms with their document frequencies (summed over segments), sorted
+    /// by term.
+    pub fn body_vocabulary(&self) -> Result<Vec<(String, u64)>> {
+        let mut df: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+        for segment in self.searcher.segment_readers() {
+            let inverted = segment
+                .inverted_index(self.fields.body)
+                .map_err(|e| index_error(&self.path, e))?;
+            let mut stream = inverted
+                .terms()
+                .stream()
+                .map_err(|e| index_error(&self.path, e))?;
+            while stream.advance() {
+                if let Ok(term) = std::str::from_utf8(stream.key()) {
+                    *df.entry(term.to_string()).or_insert(0) += u64::from(stream.value().doc_freq);
+                }
+            }
+        }
+        Ok(df.into_iter().collect())
+    }
+
+    /// Runs `query` to the end: the number of matching documents (what a query costs when
+    /// nothing is cut short).
+    pub fn count(&self, query: &dyn Query) -> Result<usize> {
+        self.searcher
+            .search(query, &Count)
+            .map_err(|e| index_error(&self.path, e))
+    }
+
+    /// The posting lists `query` reads: its terms' entries and bytes over all segments.
+    pub fn postings_cost(&self, query: &dyn Query) -> Result<PostingsCost> {
+        let mut cost = PostingsCost::default();
+        for t in self.term_postings(query)? {
+            cost.entries += t.doc_freq;
+            cost.bytes += t.posting_bytes + t.position_bytes;
+        }
+        Ok(cost)
+    }
+
+    /// Each term of `query` with its posting list (positions counted only for phrase terms).
+    pub fn term_postings(&self, query: &dyn Query) -> Result<Vec<TermPostings>> {
+        let mut terms: Vec<(&Term, bool)> = Vec::new();
+        query.query_terms(&mut |term, positions| terms.push((term, positions)));
+        terms.sort_by(|a, b| a.0.cmp(b.0).then(b.1.cmp(&a.1)));
+        terms.dedup_by(|a, b| a.0 == b.0);
+        let schema = self.index.schema();
+        let mut out = Vec::with_capacity(terms.len());
+        for (term, with_positions) in terms {
+            let mut t = TermPostings {
+                field: schema.get_field_name(term.field()).to_string(),
+                term: term.value().as_str().unwrap_or_default().to_string(),
+                doc_freq: 0,
+                posting_bytes: 0,
+                position_bytes: 0,
+            };
+            for segment in self.searcher.segment_readers() {
+                let inverted = segment
+                    .inverted_index(term.field())
+                    .map_err(|e| index_error(&self.path, e))?;
+                let info = inverted
+                    .get_term_info(term)
+                    .map_err(|e| index_error(&self.path, e))?;
+                if let Some(info) = info {
+                    t.doc_freq += u64::from(info.doc_freq);
+                    t.posting_bytes += info.postings_range.len() as u64;
+                    if with_positions {
+                        t.position_bytes += info.positions_range.len() as u64;
+                    }
+                }
+            }
+            out.push(t);
+        }
+        Ok(out)
+    }
+
+    /// Bytes of the index by component.
+    pub fn space(&self) -> Result<IndexSpace> {
+        let usage = self
+            .searcher
+            .space_usage()
+            .map_err(|e| index_error(&self.path, e))?;
+        let mut space = IndexSpace::default();
+        for segment in usage.segments() {
+            space.segments += segment.total().get_bytes();
+            space.postings += segment.postings().total().get_bytes();
+            space.positions += segment.positions().total().get_bytes();
+            space.store += segment.store().total().get_bytes();
+            space.term_dictionary += segment.termdict().total().get_bytes();
+            space.fast_fields_and_norms += segment.fast_fields().total().get_bytes()
+                + segment.fieldnorms().total().get_bytes();
+            space.deletes += segment.deletes().get_bytes();
+        }
+        Ok(space)
+    }
+}

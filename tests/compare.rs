@@ -1,0 +1,118 @@
+//! End-to-end tests of `docview compare` and `docview query --explain` on the bundled samples:
+//! the sample WARC ingested, then compared with the labelled set written for it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use docview::compare::{CompareOptions, CompareReport, compare, write_report};
+use docview::pipeline::{IngestOptions, Silent, ingest};
+
+const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
+const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
+
+fn ingested(dir: &Path) -> PathBuf {
+    let out = dir.join("ingest");
+    let warc = Path::new(SAMPLES).join("warc/corpus-samples.warc.gz");
+    ingest(&IngestOptions::new(vec![warc], out.clone()), &Silent).expect("ingest");
+    out
+}
+
+fn report_on_samples(dir: &Path) -> CompareReport {
+    let mut options = CompareOptions::new(ingested(dir));
+    options.corpus = Some(Path::new(SAMPLES).join("labelled"));
+    options.runs = 2;
+    compare(&options).expect("compare")
+}
+
+#[test]
+fn compare_on_the_samples_measures_size_cost_and_retrieval() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = report_on_samples(dir.path());
+    // Part 1: three indexes of the same kept pages; the cleaned ones are smaller.
+    let names: Vec<&str> = report.sizes.iter().map(|s| s.index.as_str()).collect();
+    assert_eq!(names, ["fulltext", "topic", "abstract"]);
+    let kept = report.sizes[0].docs;
+    assert!(report.sizes.iter().all(|s| s.docs == kept));
+    assert_eq!(report.sizes[0].terms_ratio, 1.0);
+    for s in &report.sizes[1..] {
+        assert!(s.terms_ratio < 1.0 && s.bytes_ratio < 1.0, "{s:?}");
+        let b = s.bytes;
+        assert!(b.postings > 0 && b.positions > 0 && b.store > 0 && b.term_dictionary > 0);
+        assert!(b.postings + b.positions + b.store + b.term_dictionary <= b.total);
+    }
+    // Part 2: the set's titles as queries; the cleaned indexes read fewer postings.
+    let cost = report.query_cost.as_ref().expect("query cost");
+    assert_eq!(cost.queries, 35);
+    assert_eq!(cost.per_index[0].postings_ratio, 1.0);
+    assert!(cost.per_index[1].postings_per_query < cost.per_index[0].postings_per_query);
+    assert!(
+        cost.per_index
+            .iter()
+            .all(|c| c.latency_p95_ms >= c.latency_p50_ms)
+    );
+    // Part 3: 35 labelled pages, of which the 2 exact replicas are not in the indexes.
+    let r = report.retrieval.as_ref().expect("retrieval");
+    assert_eq!((r.pages, r.pages_missing), (33, 2));
+    let (full, topic) = (&r.per_index[0].overall, &r.per_index[1].overall);
+    assert_eq!(full.pages, 33);
+    assert!(full.with_queries >= 100, "{full:?}");
+    // Boilerplate snippets find their page in the full text, far less in the topic index.
+    assert!(full.false_hit_at_10 > 0.5, "{full:?}");
+    assert!(topic.false_hit_at_10 < 0.2, "{topic:?}");
+    assert!(topic.hit_at_10 > 0.85, "{topic:?}");
+    assert!(r.per_index[0].by_type.contains_key("article"));
+    assert!(r.misses.iter().all(|m| m.index != "fulltext"));
+}
+
+#[test]
+fn report_files_are_written_and_self_contained() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = report_on_samples(dir.path());
+    let out = dir.path().join("report");
+    write_report(&report, &out).unwrap();
+    let json: CompareReport =
+        serde_json::from_str(&std::fs::read_to_string(out.join("compare.json")).unwrap()).unwrap();
+    assert_eq!(json, report);
+    let html = std::fs::read_to_string(out.join("compare.html")).unwrap();
+    assert!(html.contains("fulltext") && html.contains("abstract"));
+    for external in ["<script", "<link", "src=\"http", "@import", "url("] {
+        assert!(!html.contains(external), "{external} in compare.html");
+    }
+}
+
+#[test]
+fn cli_compare_and_query_explain() {
+    let dir = tempfile::tempdir().unwrap();
+    let ingest_dir = ingested(dir.path());
+    let queries = dir.path().join("log.txt");
+    std::fs::write(
+        &queries,
+        "# a query log\nferry dock\n\nreader-funded\n清溪大桥\n",
+    )
+    .unwrap();
+    let o = Command::new(DOCVIEW)
+        .arg("compare")
+        .arg(&ingest_dir)
+        .arg("--queries")
+        .arg(&queries)
+        .args(["--runs", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("3 queries from file"), "{text}");
+    assert!(text.contains("no labelled set"), "{text}");
+    assert!(ingest_dir.join("compare.html").is_file());
+    // --explain shows the terms as indexed and their postings.
+    let o = Command::new(DOCVIEW)
+        .arg("query")
+        .arg(&ingest_dir)
+        .args(["--index", "fulltext", "--explain", "Reader-funded ferries"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(text.contains("body:ferri"), "stemmed: {text}");
+    assert!(text.contains("body:reader"), "{text}");
+    assert!(text.contains("documents"), "{text}");
+}
