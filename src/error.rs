@@ -57,6 +57,14 @@ pub enum Error {
         /// The folder where the index should be.
         path: PathBuf,
     },
+    /// A replica benchmark cannot be built or read.
+    #[error("replica benchmark {path}: {reason}")]
+    Benchmark {
+        /// The benchmark folder or the set it is built from.
+        path: PathBuf,
+        /// What was wrong.
+        reason: String,
+    },
     /// An unknown index name was asked for.
     #[error("unknown index {0:?} (known: fulltext, topic, abstract)")]
     UnknownIndex(String),

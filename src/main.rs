@@ -15,6 +15,8 @@ use docview::input::read_page_bytes;
 use docview::integrate::IntegrateParams;
 use docview::output::write_atomically;
 use docview::pipeline::{Counters, IngestOptions, Phase, Progress, ingest};
+use docview::replica::benchmark::{BuildOptions, build_benchmark};
+use docview::replica::evaluate::{evaluate_benchmark, no_extra_detectors};
 use docview::replica::{Detection, KeywordParams};
 use docview::stats::StopwordParams;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -52,6 +54,10 @@ enum Command {
     /// size, query cost and, with --corpus, retrieval quality; prints tables and writes
     /// compare.json and a self-contained compare.html.
     Compare(CompareArgs),
+    /// Measure replica removal on real pages, the way the paper did (§7.2, Table 2): `build` a
+    /// benchmark of base, near-replica and non-replica pages from a labelled set, then `eval`
+    /// the fingerprints on it.
+    Replicas(ReplicasArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -83,6 +89,65 @@ struct CompareArgs {
     /// Where to write compare.json and compare.html (default: DIR).
     #[arg(long, value_name = "OUT")]
     out: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+struct ReplicasArgs {
+    #[command(subcommand)]
+    command: ReplicasCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum ReplicasCommand {
+    /// Build a near-replica benchmark from a labelled set. Each page's main content is located
+    /// from its reference text (the smallest element of <body> holding at least
+    /// --min-coverage of the reference's tokens); pages where it cannot be are left out. The
+    /// rest are split by the seed into base pages and donors. Writes OUT/base/<id>.html (the
+    /// page as it is), OUT/near/<id>.html (its main content in another base page's
+    /// template), OUT/non/<id>.html (its template holding a donor's main content),
+    /// OUT/pairs.jsonl and OUT/benchmark.json. Same set and seed, byte-identical output.
+    Build(BuildArgs),
+    /// Run the paper's experiment on a benchmark made by `build`: each near-replica and
+    /// non-replica is asked against the base pages; prints hits (near-replicas matched to their
+    /// own base page) and errors (non-replicas matched to any base page) for the exact
+    /// fingerprint and for the keyword fingerprint over Percentage 10%..100% x Interval 1..10,
+    /// on the raw pages and on their topic content, and writes DIR/eval.json.
+    Eval(ReplicasEvalArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct BuildArgs {
+    /// A labelled set folder holding html/<id>.html.gz and ground-truth/<id>.json.
+    #[arg(value_name = "SET")]
+    set: PathBuf,
+    /// Output folder: created, or empty.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Seed of the base/donor split and of the pairings.
+    #[arg(long, value_name = "N", default_value_t = BuildOptions::default().seed)]
+    seed: u64,
+    /// Least share of the reference's tokens the main-content node must hold (0 to 1).
+    #[arg(long, value_name = "SHARE", default_value_t = BuildOptions::default().min_coverage)]
+    min_coverage: f32,
+    /// Worker threads (0: one per core); the output does not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
+}
+
+#[derive(Debug, clap::Args)]
+struct ReplicasEvalArgs {
+    /// A benchmark folder made by `docview replicas build`.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+    /// The cleaner that makes the topic content.
+    #[arg(long, value_name = "NAME", default_value = "framework", value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
+    cleaner: String,
+    /// Worker threads (0: one per core).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
+    /// Where to write the JSON report (default: DIR/eval.json).
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -257,6 +322,10 @@ fn main() {
         Command::Ingest(args) => run_ingest(args),
         Command::Query(args) => query(args),
         Command::Compare(args) => run_compare(args),
+        Command::Replicas(args) => match args.command {
+            ReplicasCommand::Build(args) => replicas_build(args),
+            ReplicasCommand::Eval(args) => replicas_eval(args),
+        },
     };
     if let Err(e) = result {
         eprintln!("docview: {e:#}");
@@ -552,5 +621,53 @@ fn run_compare(args: CompareArgs) -> Result<()> {
         out.join("compare.json").display(),
         out.join("compare.html").display()
     );
+    Ok(())
+}
+
+fn replicas_build(args: BuildArgs) -> Result<()> {
+    if !(args.min_coverage > 0.0 && args.min_coverage <= 1.0) {
+        bail!("--min-coverage {} is not in (0, 1]", args.min_coverage);
+    }
+    let options = BuildOptions {
+        seed: args.seed,
+        threads: args.threads,
+        min_coverage: args.min_coverage,
+    };
+    let start = std::time::Instant::now();
+    let report = build_benchmark(&args.set, &args.out, &options)?;
+    println!(
+        "{}: {} pages, {} usable: {} base pages (each with a near-replica and a non-replica), \
+         {} donors; {} left out; {:.1} s",
+        report.set,
+        report.pages,
+        report.usable,
+        report.base,
+        report.donors,
+        report.skipped.len(),
+        start.elapsed().as_secs_f64()
+    );
+    for (reason, n) in &report.skipped_by_reason {
+        println!("  left out, {reason}: {n}");
+    }
+    println!("written to {}", args.out.display());
+    Ok(())
+}
+
+fn replicas_eval(args: ReplicasEvalArgs) -> Result<()> {
+    let cleaner = cleaner_by_name(&args.cleaner)?;
+    let report = evaluate_benchmark(
+        &args.dir,
+        cleaner.as_ref(),
+        args.threads,
+        &no_extra_detectors,
+    )?;
+    print!("{}", report.render());
+    println!(
+        "cleaning {:.1} s, detectors {:.1} s",
+        report.extract_secs, report.detect_secs
+    );
+    let path = args.report.unwrap_or_else(|| args.dir.join("eval.json"));
+    docview::output::write_json_atomically(&path, &report)?;
+    println!("report written to {}", path.display());
     Ok(())
 }

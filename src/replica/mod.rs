@@ -13,6 +13,15 @@
 //!
 //! The first-seen page of a group is kept; a later page whose fingerprint was seen is a replica
 //! of the kept page that holds it.
+//!
+//! Measuring them: [`locate`] finds a page's main content from its reference text and moves it
+//! into another page's template, [`benchmark`] builds the paper's base, near-replica and
+//! non-replica sets from a labelled set (`docview replicas build`), and [`evaluate`] runs the
+//! paper's experiment on them with any [`evaluate::NearDetector`] (`docview replicas eval`).
+
+pub mod benchmark;
+pub mod evaluate;
+pub mod locate;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -26,6 +35,9 @@ use crate::text::tokens::for_each_token_span;
 pub const DEFAULT_PERCENTAGE: f32 = 0.4;
 /// Default unit of the number of features hashed (the paper's system: 5).
 pub const DEFAULT_INTERVAL: usize = 5;
+
+/// Relative slack on Percentage so that its f32 rounding never loses a feature.
+const PERCENTAGE_SLACK: f64 = 1e-6;
 
 /// A 16-byte MD5 fingerprint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -120,8 +132,10 @@ pub fn keyword_fingerprint(
     // Step 2: decreasing term frequency, ties in alphabetic order.
     let mut sorted: Vec<&(String, u32)> = term_counts.iter().collect();
     sorted.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    // Step 3: the first Sum2 = Sum1 * Percentage.
-    let sum2 = (sum1 as f64 * f64::from(params.percentage)).floor() as usize;
+    // Step 3: the first Sum2 = Sum1 * Percentage. Shares like 0.7 are a hair below their
+    // decimal value as f32 (0.69999999); the slack keeps 10 features at 70% at 7, not 6.
+    let share = f64::from(params.percentage) * (1.0 + PERCENTAGE_SLACK);
+    let sum2 = (sum1 as f64 * share).floor() as usize;
     sorted.truncate(sum2.min(sum1));
     // Step 4: alphabetic order.
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
@@ -309,6 +323,25 @@ mod tests {
         assert_eq!(keyword_fingerprint(&page, p(3)), Some(expected3));
         // Interval 5 > Sum2: too few features.
         assert_eq!(keyword_fingerprint(&page, p(5)), None);
+    }
+
+    #[test]
+    fn percentage_is_not_lost_to_f32_rounding() {
+        // 0.7f32 and 0.9f32 are just below 0.7 and 0.9: 10 features must still give 7 and 9.
+        let page: Vec<(String, u32)> = (0..10).map(|i| (format!("w{i}"), 10 - i)).collect();
+        for (percentage, selected) in [(0.7f32, 7usize), (0.9, 9), (0.4, 4), (0.1, 1)] {
+            let words: Vec<String> = (0..selected).map(|i| format!("w{i}")).collect();
+            let expected = Fingerprint(Md5::digest(words.join(" ").as_bytes()).into());
+            let params = KeywordParams {
+                percentage,
+                interval: 1,
+            };
+            assert_eq!(
+                keyword_fingerprint(&page, params),
+                Some(expected),
+                "{percentage}"
+            );
+        }
     }
 
     #[test]

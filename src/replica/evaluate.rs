@@ -1,0 +1,692 @@
+//! `docview replicas eval`: the paper's replica experiment (004 §7.2, Table 2) on a benchmark
+//! made by [`build_benchmark`](super::benchmark::build_benchmark).
+//!
+//! The base pages are the kept collection. Each near-replica page is asked against it: a
+//! **hit** when it is matched to its own base page (matched to another base page it is
+//! **misplaced**). Each non-replica page too: an **error** when it is matched to any base page.
+//! Every detector is run twice, on two views of each page: the **raw** page (all its visible
+//! text) and its **topic** content (what the cleaner keeps), which checks the paper's claim
+//! that cleaning first is what lets fingerprints see through templates.
+//!
+//! Detectors are [`NearDetector`]s: the exact MD5 fingerprint, the paper's keyword fingerprint
+//! over the grid Percentage 10%..100% × Interval 1..10, and any others a caller adds (one
+//! factory call per view). Each page is cleaned once and its terms counted once per view; the
+//! detectors only fingerprint those counts.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::benchmark::{Pair, benchmark_file, read_pairs};
+use super::{Fingerprint, KeywordParams, exact_fingerprint, keyword_fingerprint};
+use crate::clean::Cleaner;
+use crate::extract::extract_page;
+use crate::input::read_page_bytes;
+use crate::text::{Analyzer, Language};
+use crate::{Error, Result};
+
+/// The grid's Percentage values, in tenths: 10% to 100%.
+pub const PERCENTAGE_TENTHS: std::ops::RangeInclusive<u32> = 1..=10;
+/// The grid's Interval values.
+pub const INTERVALS: std::ops::RangeInclusive<usize> = 1..=10;
+
+/// One view of a page, as the detectors see it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageText {
+    /// The text.
+    pub text: String,
+    /// Its features (stop words removed, stemmed) and their counts, by decreasing count then
+    /// alphabetically (Step 2 of the keyword fingerprint).
+    pub term_counts: Vec<(String, u32)>,
+}
+
+impl PageText {
+    /// The view of `text`, its terms counted with `analyzer` in language `lang`.
+    pub fn new(text: String, analyzer: &Analyzer, lang: Language) -> PageText {
+        let mut counts = HashMap::new();
+        analyzer.term_counts(&text, lang, &mut counts);
+        let mut term_counts: Vec<(String, u32)> = counts.into_iter().collect();
+        term_counts.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        PageText { text, term_counts }
+    }
+}
+
+/// A replica detector under test: it learns the base pages, then is asked about other pages.
+///
+/// Implement this to add a row to `docview replicas eval` (pass a factory to
+/// [`evaluate_benchmark`]).
+pub trait NearDetector: Send {
+    /// The row's name in reports.
+    fn name(&self) -> String;
+    /// Learns base page `id`.
+    fn add_base(&mut self, id: u64, page: &PageText);
+    /// The base page `page` repeats, with a similarity in 0..=1 (1 for fingerprint matches),
+    /// or `None`.
+    fn find(&self, page: &PageText) -> Option<(u64, f32)>;
+}
+
+/// A detector that matches pages with equal fingerprints, the first-learnt page winning.
+#[derive(Debug, Default)]
+struct FingerprintTable(HashMap<Fingerprint, u64>);
+
+impl FingerprintTable {
+    fn add(&mut self, id: u64, fingerprint: Option<Fingerprint>) {
+        if let Some(f) = fingerprint {
+            self.0.entry(f).or_insert(id);
+        }
+    }
+
+    fn find(&self, fingerprint: Option<Fingerprint>) -> Option<(u64, f32)> {
+        fingerprint
+            .and_then(|f| self.0.get(&f))
+            .map(|&id| (id, 1.0))
+    }
+}
+
+/// The exact fingerprint: MD5 of the normalised text.
+#[derive(Debug, Default)]
+pub struct ExactDetector(FingerprintTable);
+
+impl NearDetector for ExactDetector {
+    fn name(&self) -> String {
+        "exact MD5".to_string()
+    }
+
+    fn add_base(&mut self, id: u64, page: &PageText) {
+        self.0.add(id, exact_fingerprint(&page.text));
+    }
+
+    fn find(&self, page: &PageText) -> Option<(u64, f32)> {
+        self.0.find(exact_fingerprint(&page.text))
+    }
+}
+
+/// The paper's keyword fingerprint with one Percentage and Interval.
+#[derive(Debug)]
+pub struct KeywordDetector {
+    params: KeywordParams,
+    table: FingerprintTable,
+}
+
+impl KeywordDetector {
+    /// An empty detector.
+    pub fn new(params: KeywordParams) -> Self {
+        KeywordDetector {
+            params,
+            table: FingerprintTable::default(),
+        }
+    }
+}
+
+impl NearDetector for KeywordDetector {
+    fn name(&self) -> String {
+        format!(
+            "keyword P={:.0}% I={}",
+            self.params.percentage * 100.0,
+            self.params.interval
+        )
+    }
+
+    fn add_base(&mut self, id: u64, page: &PageText) {
+        self.table
+            .add(id, keyword_fingerprint(&page.term_counts, self.params));
+    }
+
+    fn find(&self, page: &PageText) -> Option<(u64, f32)> {
+        self.table
+            .find(keyword_fingerprint(&page.term_counts, self.params))
+    }
+}
+
+/// Which text of a page the detectors see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum View {
+    /// All visible text of the raw page.
+    Raw,
+    /// The topic content the cleaner keeps.
+    Topic,
+}
+
+impl View {
+    /// How reports name it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            View::Raw => "raw page (all visible text)",
+            View::Topic => "topic content (cleaned first)",
+        }
+    }
+}
+
+/// Makes the extra detectors of one view (called once per view).
+pub type DetectorFactory<'a> = &'a (dyn Fn(View) -> Vec<Box<dyn NearDetector>> + Sync);
+
+/// No extra detectors.
+pub fn no_extra_detectors(_: View) -> Vec<Box<dyn NearDetector>> {
+    Vec::new()
+}
+
+/// One detector's results on one view.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Score {
+    /// The detector's name.
+    pub detector: String,
+    /// Near-replicas matched to their own base page.
+    pub hits: usize,
+    /// Near-replicas matched to another base page.
+    pub misplaced: usize,
+    /// Non-replicas matched to a base page.
+    pub errors: usize,
+    /// Near-replicas asked.
+    pub near: usize,
+    /// Non-replicas asked.
+    pub non: usize,
+    /// `hits / near`, in percent.
+    pub hit_rate: f64,
+    /// `errors / non`, in percent.
+    pub error_rate: f64,
+}
+
+/// A cell of the keyword grid.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GridCell {
+    /// Percentage, 0.1 to 1.
+    pub percentage: f32,
+    /// Interval.
+    pub interval: usize,
+    /// The results.
+    #[serde(flatten)]
+    pub score: Score,
+}
+
+/// All detectors' results on one view.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ViewEval {
+    /// The view.
+    pub view: View,
+    /// Pages (base, near and non) whose view has no feature.
+    pub pages_without_terms: usize,
+    /// The exact fingerprint.
+    pub exact: Score,
+    /// The keyword grid, interval-major (I=1 with P=10%..100%, then I=2, ...).
+    pub grid: Vec<GridCell>,
+    /// The extra detectors.
+    pub extra: Vec<Score>,
+}
+
+impl ViewEval {
+    /// The grid cell for Percentage `tenths`/10 and `interval`.
+    pub fn cell(&self, tenths: u32, interval: usize) -> Option<&GridCell> {
+        self.grid
+            .iter()
+            .find(|c| c.interval == interval && (c.percentage * 10.0).round() as u32 == tenths)
+    }
+}
+
+/// A page of the benchmark that could not be cleaned.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Unreadable {
+    /// The file, relative to the benchmark folder.
+    pub file: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// `eval.json`: the whole experiment.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BenchmarkEval {
+    /// The benchmark folder.
+    pub dir: PathBuf,
+    /// The cleaner that made the topic view.
+    pub cleaner: String,
+    /// Base pages (and near-replicas, and non-replicas).
+    pub pairs: usize,
+    /// Pages that could not be cleaned (they match nothing).
+    pub unreadable: Vec<Unreadable>,
+    /// Seconds reading and cleaning the pages and counting their terms.
+    pub extract_secs: f64,
+    /// Seconds running the detectors.
+    pub detect_secs: f64,
+    /// On the raw pages.
+    pub raw: ViewEval,
+    /// On the topic content.
+    pub topic: ViewEval,
+}
+
+/// Both views of one page.
+#[derive(Debug, Clone, Default)]
+struct Views {
+    raw: PageText,
+    topic: PageText,
+}
+
+impl Views {
+    fn get(&self, view: View) -> &PageText {
+        match view {
+            View::Raw => &self.raw,
+            View::Topic => &self.topic,
+        }
+    }
+}
+
+/// The benchmark's pages, cleaned: `None` for an unreadable page.
+struct Pages {
+    base: Vec<Option<Views>>,
+    near: Vec<Option<Views>>,
+    non: Vec<Option<Views>>,
+}
+
+/// Runs the experiment on the benchmark in `dir`: the exact row, the keyword grid and the
+/// detectors `extra` makes, each on the raw and the topic view. Pages are cleaned with
+/// `cleaner` on `threads` threads (0: one per core).
+pub fn evaluate_benchmark(
+    dir: &Path,
+    cleaner: &dyn Cleaner,
+    threads: usize,
+    extra: DetectorFactory<'_>,
+) -> Result<BenchmarkEval> {
+    let pairs = read_pairs(dir)?;
+    if pairs.is_empty() {
+        return Err(Error::Benchmark {
+            path: dir.to_path_buf(),
+            reason: "pairs.jsonl lists no page".to_string(),
+        });
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::ThreadPool {
+            threads,
+            reason: e.to_string(),
+        })?;
+    let start = Instant::now();
+    let (pages, unreadable) = pool.install(|| read_pages(dir, &pairs, cleaner))?;
+    let extract_secs = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let raw = pool.install(|| evaluate_view(&pages, View::Raw, extra));
+    let topic = pool.install(|| evaluate_view(&pages, View::Topic, extra));
+    Ok(BenchmarkEval {
+        dir: dir.to_path_buf(),
+        cleaner: cleaner.name().to_string(),
+        pairs: pairs.len(),
+        unreadable,
+        extract_secs,
+        detect_secs: start.elapsed().as_secs_f64(),
+        raw,
+        topic,
+    })
+}
+
+/// Cleans every page of the benchmark, in parallel.
+fn read_pages(
+    dir: &Path,
+    pairs: &[Pair],
+    cleaner: &dyn Cleaner,
+) -> Result<(Pages, Vec<Unreadable>)> {
+    let analyzer = Analyzer::new();
+    let files: Vec<&str> = pairs
+        .iter()
+        .flat_map(|p| [p.base.as_str(), p.near.as_str(), p.non.as_str()])
+        .collect();
+    let read: Vec<std::result::Result<Views, Unreadable>> = files
+        .par_iter()
+        .map(|file| read_views(dir, file, cleaner, &analyzer))
+        .collect::<Result<_>>()?;
+    let mut unreadable = Vec::new();
+    let mut views: Vec<Option<Views>> = Vec::with_capacity(read.len());
+    for page in read {
+        match page {
+            Ok(v) => views.push(Some(v)),
+            Err(u) => {
+                unreadable.push(u);
+                views.push(None);
+            }
+        }
+    }
+    let mut pages = Pages {
+        base: Vec::new(),
+        near: Vec::new(),
+        non: Vec::new(),
+    };
+    let mut views = views.into_iter();
+    while let (Some(base), Some(near), Some(non)) = (views.next(), views.next(), views.next()) {
+        pages.base.push(base);
+        pages.near.push(near);
+        pages.non.push(non);
+    }
+    Ok((pages, unreadable))
+}
+
+/// Cleans one page; a missing file is an error (the benchmark is broken), a page that cannot
+/// be cleaned is [`Unreadable`].
+fn read_views(
+    dir: &Path,
+    file: &str,
+    cleaner: &dyn Cleaner,
+    analyzer: &Analyzer,
+) -> Result<std::result::Result<Views, Unreadable>> {
+    let path = benchmark_file(dir, file)?;
+    let bytes = read_page_bytes(&path)?;
+    let page = match extract_page(&bytes, None, file, cleaner) {
+        Ok(page) => page,
+        Err(e) => {
+            return Ok(Err(Unreadable {
+                file: file.to_string(),
+                reason: e.to_string(),
+            }));
+        }
+    };
+    let lang = page.language();
+    Ok(Ok(Views {
+        raw: PageText::new(page.tree.all_text(), analyzer, lang),
+        topic: PageText::new(page.cleaned.topic_text, analyzer, lang),
+    }))
+}
+
+/// The keyword detectors of the grid, interval-major.
+fn grid_detectors() -> Vec<(KeywordParams, KeywordDetector)> {
+    let mut out = Vec::new();
+    for interval in INTERVALS {
+        for tenths in PERCENTAGE_TENTHS {
+            let params = KeywordParams {
+                percentage: tenths as f32 / 10.0,
+                interval,
+            };
+            out.push((params, KeywordDetector::new(params)));
+        }
+    }
+    out
+}
+
+/// Runs every detector on one view, the detectors in parallel.
+fn evaluate_view(pages: &Pages, view: View, extra: DetectorFactory<'_>) -> ViewEval {
+    let grid = grid_detectors();
+    let mut detectors: Vec<Box<dyn NearDetector>> = vec![Box::new(ExactDetector::default())];
+    let params: Vec<KeywordParams> = grid.iter().map(|(p, _)| *p).collect();
+    detectors.extend(
+        grid.into_iter()
+            .map(|(_, d)| Box::new(d) as Box<dyn NearDetector>),
+    );
+    detectors.extend(extra(view));
+    let mut scores: Vec<Score> = detectors
+        .into_par_iter()
+        .map(|mut d| score_detector(d.as_mut(), pages, view))
+        .collect();
+    let extra_scores = scores.split_off(1 + params.len());
+    let grid_scores = scores.split_off(1);
+    let exact = scores.pop().unwrap_or_else(|| empty_score("exact MD5"));
+    let all = pages.base.iter().chain(&pages.near).chain(&pages.non);
+    ViewEval {
+        view,
+        pages_without_terms: all
+            .filter(|p| {
+                p.as_ref()
+                    .is_none_or(|v| v.get(view).term_counts.is_empty())
+            })
+            .count(),
+        exact,
+        grid: params
+            .into_iter()
+            .zip(grid_scores)
+            .map(|(p, score)| GridCell {
+                percentage: p.percentage,
+                interval: p.interval,
+                score,
+            })
+            .collect(),
+        extra: extra_scores,
+    }
+}
+
+/// Teaches `detector` the base pages, then asks it about the near and non pages.
+fn score_detector(detector: &mut dyn NearDetector, pages: &Pages, view: View) -> Score {
+    for (id, page) in pages.base.iter().enumerate() {
+        if let Some(page) = page {
+            detector.add_base(id as u64, page.get(view));
+        }
+    }
+    let find = |page: &Option<Views>| page.as_ref().and_then(|p| detector.find(p.get(view)));
+    let mut score = empty_score(&detector.name());
+    for (id, page) in pages.near.iter().enumerate() {
+        match find(page) {
+            Some((of, _)) if of == id as u64 => score.hits += 1,
+            Some(_) => score.misplaced += 1,
+            None => {}
+        }
+    }
+    score.errors = pages.non.iter().filter(|p| find(p).is_some()).count();
+    score.near = pages.near.len();
+    score.non = pages.non.len();
+    score.hit_rate = percent(score.hits, score.near);
+    score.error_rate = percent(score.errors, score.non);
+    score
+}
+
+fn empty_score(name: &str) -> Score {
+    Score {
+        detector: name.to_string(),
+        hits: 0,
+        misplaced: 0,
+        errors: 0,
+        near: 0,
+        non: 0,
+        hit_rate: 0.0,
+        error_rate: 0.0,
+    }
+}
+
+fn percent(n: usize, of: usize) -> f64 {
+    if of == 0 {
+        0.0
+    } else {
+        100.0 * n as f64 / of as f64
+    }
+}
+
+impl BenchmarkEval {
+    /// The report as text: for each view, the grid as counts (`hits/errors`, like Table 2) and
+    /// as percentages, then the exact and extra rows.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "{}: {} near-replicas and {} non-replicas against {} base pages; cleaner {}; \
+             {} unreadable pages",
+            self.dir.display(),
+            self.pairs,
+            self.pairs,
+            self.pairs,
+            self.cleaner,
+            self.unreadable.len()
+        );
+        for view in [&self.raw, &self.topic] {
+            out.push('\n');
+            out.push_str(&view.render());
+        }
+        out
+    }
+}
+
+impl ViewEval {
+    /// This view's tables and rows.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "== {} ({} pages without terms)",
+            self.view.describe(),
+            self.pages_without_terms
+        );
+        let _ = writeln!(out, "keyword fingerprint, hits/errors:");
+        out.push_str(&self.grid_table(|s| format!("{}/{}", s.hits, s.errors)));
+        let _ = writeln!(out, "keyword fingerprint, hit%/error%:");
+        out.push_str(&self.grid_table(|s| format!("{:.0}/{:.1}", s.hit_rate, s.error_rate)));
+        for score in std::iter::once(&self.exact).chain(&self.extra) {
+            let _ = writeln!(out, "{}", score_line(score));
+        }
+        if let Some(cell) = self.cell(4, 5) {
+            let _ = writeln!(out, "{} (the paper's system)", score_line(&cell.score));
+        }
+        out
+    }
+
+    /// The grid with rows I=1..10 and columns P=10%..100%, each cell written by `cell`.
+    fn grid_table(&self, cell: impl Fn(&Score) -> String) -> String {
+        let mut out = format!("{:<5}", "");
+        for tenths in PERCENTAGE_TENTHS {
+            let _ = write!(out, " {:>9}", format!("P={}%", tenths * 10));
+        }
+        out.push('\n');
+        for interval in INTERVALS {
+            let _ = write!(out, "{:<5}", format!("I={interval}"));
+            for tenths in PERCENTAGE_TENTHS {
+                let text = self
+                    .cell(tenths, interval)
+                    .map_or(String::new(), |c| cell(&c.score));
+                let _ = write!(out, " {text:>9}");
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// `name: hits h/n (x%), misplaced m, errors e/n (y%)`.
+fn score_line(s: &Score) -> String {
+    format!(
+        "{}: hits {}/{} ({:.1}%), misplaced {}, errors {}/{} ({:.1}%)",
+        s.detector, s.hits, s.near, s.hit_rate, s.misplaced, s.errors, s.non, s.error_rate
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(s: &str) -> PageText {
+        PageText::new(s.to_string(), &Analyzer::new(), Language::English)
+    }
+
+    const ARTICLES: [&str; 4] = [
+        "The harbor ferry crossed twice and the harbor master counted every ferry passenger",
+        "Orchard growers picked apples early because orchard frost threatened the apples",
+        "Glacier walkers met the glacier guide at the glacier hut before the storm",
+        "Canyon riders followed the canyon river past the canyon wall to the camp",
+    ];
+
+    /// Site `s`'s boilerplate around `content`, in both views.
+    fn views(s: usize, content: &str) -> Option<Views> {
+        let boiler = format!("home news sport weather site{s} contact privacy terms about");
+        Some(Views {
+            raw: text(&format!("{boiler} {content} {boiler}")),
+            topic: text(content),
+        })
+    }
+
+    /// Base i = site i + article i; near i = site (i+1)%3 + article i; non i = site i + article 3.
+    fn make_pages() -> Pages {
+        Pages {
+            base: (0..3).map(|i| views(i, ARTICLES[i])).collect(),
+            near: (0..3).map(|i| views((i + 1) % 3, ARTICLES[i])).collect(),
+            non: (0..3).map(|i| views(i, ARTICLES[3])).collect(),
+        }
+    }
+
+    #[test]
+    fn page_text_counts_features_in_step_2_order() {
+        let t = text("Rivers and the river; a bridge.");
+        assert_eq!(
+            t.term_counts,
+            [("river".to_string(), 2), ("bridg".to_string(), 1)]
+        );
+    }
+
+    #[test]
+    fn hits_misplaced_and_errors_are_counted() {
+        let pages = make_pages();
+        let mut exact = ExactDetector::default();
+        let topic = score_detector(&mut exact, &pages, View::Topic);
+        assert_eq!((topic.hits, topic.misplaced, topic.errors), (3, 0, 0));
+        assert_eq!((topic.near, topic.non, topic.hit_rate), (3, 3, 100.0));
+        let mut exact = ExactDetector::default();
+        let raw = score_detector(&mut exact, &pages, View::Raw);
+        assert_eq!((raw.hits, raw.misplaced, raw.errors), (0, 0, 0));
+        // A non-replica holding a base page's own content is an error.
+        let mut same = make_pages();
+        same.non[1] = views(1, ARTICLES[0]);
+        let mut exact = ExactDetector::default();
+        let s = score_detector(&mut exact, &same, View::Topic);
+        assert_eq!((s.errors, s.error_rate), (1, 100.0 / 3.0));
+        // A near-replica matched to another base page is misplaced, not a hit.
+        same.near[2] = views(0, ARTICLES[1]);
+        let mut exact = ExactDetector::default();
+        let s = score_detector(&mut exact, &same, View::Topic);
+        assert_eq!((s.hits, s.misplaced), (2, 1));
+        // Unreadable pages match nothing.
+        same.near[0] = None;
+        same.base[1] = None;
+        let mut exact = ExactDetector::default();
+        let s = score_detector(&mut exact, &same, View::Topic);
+        assert_eq!((s.hits, s.misplaced, s.errors), (0, 0, 1));
+    }
+
+    /// A detector that matches everything to base page 0: a stand-in for an added row.
+    struct Always;
+
+    impl NearDetector for Always {
+        fn name(&self) -> String {
+            "always page 0".to_string()
+        }
+        fn add_base(&mut self, _: u64, _: &PageText) {}
+        fn find(&self, _: &PageText) -> Option<(u64, f32)> {
+            Some((0, 0.5))
+        }
+    }
+
+    #[test]
+    fn grid_has_every_cell_and_extra_rows_are_scored() {
+        let pages = make_pages();
+        let extra = |view: View| -> Vec<Box<dyn NearDetector>> {
+            match view {
+                View::Raw => vec![Box::new(Always)],
+                View::Topic => vec![Box::new(Always), Box::new(Always)],
+            }
+        };
+        let raw = evaluate_view(&pages, View::Raw, &extra);
+        let topic = evaluate_view(&pages, View::Topic, &extra);
+        for v in [&raw, &topic] {
+            assert_eq!(v.grid.len(), 100);
+            for tenths in PERCENTAGE_TENTHS {
+                for interval in INTERVALS {
+                    let cell = v.cell(tenths, interval).unwrap();
+                    assert_eq!(cell.score.near, 3);
+                    assert!(cell.score.hits + cell.score.misplaced <= 3);
+                    assert_eq!(
+                        cell.score.detector,
+                        format!("keyword P={}% I={interval}", tenths * 10)
+                    );
+                }
+            }
+            assert_eq!(v.exact.detector, "exact MD5");
+            assert_eq!(v.pages_without_terms, 0);
+        }
+        assert_eq!(raw.extra.len(), 1);
+        assert_eq!(topic.extra.len(), 2);
+        let always = &topic.extra[0];
+        assert_eq!((always.hits, always.misplaced, always.errors), (1, 2, 3));
+        // Topic content: every near-replica found, no error, in every cell that fingerprints
+        // these short articles (P=100%, I=1 uses all their features).
+        assert_eq!(topic.cell(10, 1).unwrap().score.hits, 3);
+        assert_eq!(topic.exact.hits, 3);
+        let rendered = topic.render();
+        assert!(
+            rendered.contains("P=100%") && rendered.contains("I=10"),
+            "{rendered}"
+        );
+        assert!(rendered.contains("always page 0: hits 1/3"), "{rendered}");
+    }
+}
