@@ -1,8 +1,8 @@
 //! Throughput of the per-page work of `docview ingest` on one core: decoding, the tag tree,
-//! cleaning, DocView integration (keywords, title, abstract, relevant links) and the two
-//! fingerprints, in MB/s of HTML (criterion's bytes throughput). The ordered sink (replica
-//! lookup, JSON lines, Tantivy) is measured end to end by `docview ingest` itself (see the
-//! README).
+//! cleaning, DocView integration (keywords, title, abstract, relevant links) and the
+//! fingerprints (MD5, keyword, MinHash signature), in MB/s of HTML (criterion's bytes
+//! throughput). The ordered sink (replica lookup, JSON lines, Tantivy) is measured end to end by
+//! `docview ingest` itself (see the README); MinHash alone by `benches/replica.rs`.
 //!
 //! The sample is the first 100 pages of ../shared/corpus/wcxb-dev when that folder is there,
 //! otherwise the labelled pages of corpus-samples/. `cargo bench --bench ingest`.
@@ -14,7 +14,7 @@ use docview::clean::Framework;
 use docview::input::RawPage;
 use docview::integrate::IntegrateParams;
 use docview::pipeline::{Worker, process_page};
-use docview::replica::KeywordParams;
+use docview::replica::{KeywordParams, MinHashParams, MinHasher};
 use docview::stats::CollectionStats;
 use docview::text::Analyzer;
 
@@ -32,12 +32,14 @@ fn bench_process(c: &mut Criterion) {
     let bytes: usize = pages.iter().map(|p| p.bytes.len()).sum();
     let cleaner = Framework::default();
     let stats = CollectionStats::default();
+    let minhasher = MinHasher::new(MinHashParams::default()).expect("default parameters");
     let worker = Worker {
         cleaner: &cleaner,
         analyzer: Analyzer::new(),
         stats: &stats,
         integrate: IntegrateParams::default(),
         keyword: KeywordParams::default(),
+        minhash: Some(&minhasher),
     };
     let mut group = c.benchmark_group("ingest");
     group.sample_size(10);

@@ -65,6 +65,9 @@ pub enum Error {
         /// What was wrong.
         reason: String,
     },
+    /// MinHash parameters that cannot work.
+    #[error("minhash: {0}")]
+    MinHash(#[from] crate::replica::MinHashError),
     /// An unknown index name was asked for.
     #[error("unknown index {0:?} (known: fulltext, topic, abstract)")]
     UnknownIndex(String),

@@ -16,7 +16,8 @@
 //! - [`extract`]: one page through decoding, the tag tree and a cleaner.
 //! - [`stats`]: collection statistics (document frequencies, aggressive stop words, shared
 //!   titles).
-//! - [`replica`]: exact and keyword fingerprints of topic content and the replica detector.
+//! - [`replica`]: exact and keyword fingerprints and MinHash signatures (LSH index) of topic
+//!   content, and the replica detector.
 //! - [`integrate`]: DocView records (identifier, type, classification code, title, keywords,
 //!   abstract, topic content, relevant links).
 //! - [`index`]: the three Tantivy indexes (full text, topic, abstract) and querying them.

@@ -16,8 +16,8 @@ use docview::integrate::IntegrateParams;
 use docview::output::write_atomically;
 use docview::pipeline::{Counters, IngestOptions, Phase, Progress, ingest};
 use docview::replica::benchmark::{BuildOptions, build_benchmark};
-use docview::replica::evaluate::{evaluate_benchmark, no_extra_detectors};
-use docview::replica::{Detection, KeywordParams};
+use docview::replica::evaluate::{evaluate_benchmark, minhash_detectors};
+use docview::replica::{Detection, KeywordParams, MinHashParams};
 use docview::stats::StopwordParams;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -110,8 +110,9 @@ enum ReplicasCommand {
     /// Run the paper's experiment on a benchmark made by `build`: each near-replica and
     /// non-replica is asked against the base pages; prints hits (near-replicas matched to their
     /// own base page) and errors (non-replicas matched to any base page) for the exact
-    /// fingerprint and for the keyword fingerprint over Percentage 10%..100% x Interval 1..10,
-    /// on the raw pages and on their topic content, and writes DIR/eval.json.
+    /// fingerprint, for the keyword fingerprint over Percentage 10%..100% x Interval 1..10 and
+    /// for MinHash LSH (J >= 0.3, 0.5, 0.7), on the raw pages and on their topic content, and
+    /// writes DIR/eval.json.
     Eval(ReplicasEvalArgs),
 }
 
@@ -156,6 +157,10 @@ enum ReplicaDetection {
     Exact,
     /// Exact copies, and near-replicas by the paper's keyword fingerprint (§5).
     Keyword,
+    /// Exact copies, and near-replicas whose topic contents share enough 5-word shingles:
+    /// MinHash signatures (128 min-hashes) in an LSH index (32 bands of 4), a replica when the
+    /// estimated Jaccard similarity reaches --minhash-threshold.
+    Minhash,
 }
 
 #[derive(Debug, clap::Args)]
@@ -187,9 +192,13 @@ struct IngestArgs {
     /// exceeds this (0 to 1).
     #[arg(long, value_name = "β", default_value_t = IntegrateParams::default().beta)]
     beta: f32,
-    /// Which fingerprints find replicas.
-    #[arg(long, value_enum, default_value_t = ReplicaDetection::Keyword)]
+    /// Which fingerprints find replicas (exact copies are always found first).
+    #[arg(long, value_enum, default_value_t = ReplicaDetection::Minhash)]
     replicas: ReplicaDetection,
+    /// With --replicas minhash: least estimated Jaccard similarity of the 5-word shingle sets
+    /// of two topic contents for the later page to be a near-replica (above 0, at most 1).
+    #[arg(long, value_name = "J", default_value_t = MinHashParams::default().threshold)]
+    minhash_threshold: f32,
     /// Percentage: share of a page's features that make its keyword fingerprint (0 to 1).
     #[arg(long, value_name = "P", default_value_t = KeywordParams::default().percentage)]
     percentage: f32,
@@ -503,6 +512,12 @@ fn run_ingest(args: IngestArgs) -> Result<()> {
     if !(args.stopword_df > 0.0 && args.stopword_df <= 1.0) {
         bail!("--stopword-df {} is not in (0, 1]", args.stopword_df);
     }
+    if !(args.minhash_threshold > 0.0 && args.minhash_threshold <= 1.0) {
+        bail!(
+            "--minhash-threshold {} is not in (0, 1]",
+            args.minhash_threshold
+        );
+    }
     if args.interval == 0 {
         bail!("--interval must be at least 1");
     }
@@ -525,6 +540,11 @@ fn run_ingest(args: IngestArgs) -> Result<()> {
     options.detection = match args.replicas {
         ReplicaDetection::Exact => Detection::Exact,
         ReplicaDetection::Keyword => Detection::Keyword,
+        ReplicaDetection::Minhash => Detection::MinHash,
+    };
+    options.minhash = MinHashParams {
+        threshold: args.minhash_threshold,
+        ..MinHashParams::default()
     };
     options.stopwords = StopwordParams {
         min_df_share: args.stopword_df,
@@ -659,7 +679,7 @@ fn replicas_eval(args: ReplicasEvalArgs) -> Result<()> {
         &args.dir,
         cleaner.as_ref(),
         args.threads,
-        &no_extra_detectors,
+        &minhash_detectors(&[0.3, 0.5, 0.7]),
     )?;
     print!("{}", report.render());
     println!(

@@ -50,11 +50,12 @@ fn compare_on_the_samples_measures_size_cost_and_retrieval() {
             .iter()
             .all(|c| c.latency_p95_ms >= c.latency_p50_ms)
     );
-    // Part 3: 35 labelled pages, of which the 2 exact replicas are not in the indexes.
+    // Part 3: 35 labelled pages, of which the 2 exact and 3 near replicas are not in the
+    // indexes.
     let r = report.retrieval.as_ref().expect("retrieval");
-    assert_eq!((r.pages, r.pages_missing), (33, 2));
+    assert_eq!((r.pages, r.pages_missing), (30, 5));
     let (full, topic) = (&r.per_index[0].overall, &r.per_index[1].overall);
-    assert_eq!(full.pages, 33);
+    assert_eq!(full.pages, 30);
     assert!(full.with_queries >= 100, "{full:?}");
     // Boilerplate snippets find their page in the full text, far less in the topic index.
     assert!(full.false_hit_at_10 > 0.5, "{full:?}");

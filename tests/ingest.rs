@@ -11,7 +11,7 @@ use docview::pipeline::{
     DOCVIEWS, IngestOptions, REPLICAS, RecordLine, ReplicaLine, STATE_FILE, Silent, Status,
     Summary, for_each_line, ingest,
 };
-use docview::replica::ReplicaKind;
+use docview::replica::{Detection, ReplicaKind};
 
 const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
 const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
@@ -140,6 +140,91 @@ fn ingest_of_the_sample_warc_removes_replicas_and_writes_every_output() {
     assert!(terms(IndexKind::Topic) < terms(IndexKind::Fulltext));
     assert!(terms(IndexKind::Abstract) < terms(IndexKind::Fulltext));
     assert!(summary.render().contains("abstract / fulltext"));
+}
+
+/// The file name (`site/page.html`) of a sample page read from the sites folder.
+fn sample_name(url: &str) -> String {
+    let path = url.trim_start_matches("file://");
+    let mut parts: Vec<&str> = path.rsplit('/').take(2).collect();
+    parts.reverse();
+    parts.join("/")
+}
+
+#[test]
+fn minhash_finds_the_three_near_replicas_of_the_replica_map_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    // The sites folder, so that each page is named by its file (README, "Replica map").
+    let summary = run_ingest(vec![Path::new(SAMPLES).join("sites")], &out);
+    let reps = replicas(&out);
+    let near: BTreeMap<String, (String, &str, f32)> = reps
+        .iter()
+        .filter(|r| r.kind == ReplicaKind::Near)
+        .map(|r| {
+            (
+                sample_name(&r.url),
+                (
+                    sample_name(&r.replica_of),
+                    r.detector.as_str(),
+                    r.similarity.unwrap(),
+                ),
+            )
+        })
+        .collect();
+    // The first page seen is kept: fieldnotes/ comes before harbor-gazette/ in file order, so
+    // the Gazette's originals are the replicas of the Fieldnotes reprints there.
+    let pairs: BTreeMap<&str, &str> = near
+        .iter()
+        .map(|(r, (of, _, _))| (r.as_str(), of.as_str()))
+        .collect();
+    assert_eq!(
+        pairs,
+        BTreeMap::from([
+            (
+                "harbor-gazette/ferry.html",
+                "fieldnotes/ferry-from-the-archive.html"
+            ),
+            (
+                "harbor-gazette/lighthouse.html",
+                "fieldnotes/point-ruth-light.html"
+            ),
+            (
+                "xinyu-daily/bridge-reprint.html",
+                "lanting-news/bridge.html"
+            ),
+        ]),
+        "{reps:?}"
+    );
+    for (page, (_, detector, similarity)) in &near {
+        assert_eq!(*detector, "minhash_lsh");
+        assert!((0.5..1.0).contains(similarity), "{page}: {similarity}");
+    }
+    let c = &summary.counters;
+    assert_eq!((c.replicas_exact, c.replicas_near), (2, 3));
+    // Exact copies are still found by MD5 first, with no similarity written.
+    let text = std::fs::read_to_string(out.join(REPLICAS)).unwrap();
+    for line in text.lines().filter(|l| l.contains("\"exact_md5\"")) {
+        assert!(!line.contains("similarity"), "{line}");
+    }
+    assert_eq!(text.matches("\"exact_md5\"").count(), 2);
+}
+
+#[test]
+fn the_papers_keyword_fingerprint_stays_selectable() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut options = IngestOptions::new(vec![samples_warc()], out.clone());
+    options.threads = 2;
+    options.detection = Detection::Keyword;
+    let summary = ingest(&options, &Silent).unwrap();
+    // It misses the three near-replicas (README, "Replica map").
+    assert_eq!(summary.counters.replicas_exact, 2);
+    assert_eq!(summary.counters.replicas_near, 0);
+    assert!(
+        replicas(&out)
+            .iter()
+            .all(|r| r.detector == "exact_md5" && r.similarity.is_none())
+    );
 }
 
 #[test]

@@ -84,6 +84,10 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
     let reference = dir.path().join("reference");
     let status = ingest_cmd(&input, &reference, false).status().unwrap();
     assert!(status.success());
+    // The copies with a paragraph of their own are near-replicas: the resumed run must refill
+    // the LSH index from the records to find the same ones.
+    let reference_replicas = String::from_utf8(read(reference.join("replicas.jsonl"))).unwrap();
+    assert!(reference_replicas.contains("\"minhash_lsh\""));
 
     // The same run, killed once it has committed a few batches.
     let out = dir.path().join("killed");

@@ -25,7 +25,7 @@ use crate::clean::{Cleaner, cleaner_by_name};
 use crate::index::{IndexStats, index_stats};
 use crate::input::{InputEvent, Inputs, RawPage};
 use crate::integrate::IntegrateParams;
-use crate::replica::{Detection, KeywordParams};
+use crate::replica::{Detection, KeywordParams, MinHashParams, MinHasher};
 use crate::stats::{CollectionStats, StatsBuilder, StopwordParams};
 use crate::text::Analyzer;
 use crate::{Error, Result};
@@ -75,6 +75,8 @@ pub struct IngestOptions {
     pub keyword: KeywordParams,
     /// Which fingerprints find replicas.
     pub detection: Detection,
+    /// Shingles, permutations, bands, threshold and seed of MinHash detection.
+    pub minhash: MinHashParams,
     /// How the aggressive stop-word list is chosen.
     pub stopwords: StopwordParams,
     /// Collection statistics to use instead of a first pass.
@@ -100,6 +102,7 @@ impl IngestOptions {
             integrate: IntegrateParams::default(),
             keyword: KeywordParams::default(),
             detection: Detection::default(),
+            minhash: MinHashParams::default(),
             stopwords: StopwordParams::default(),
             stats_file: None,
             commit_every: 1000,
@@ -119,6 +122,7 @@ impl IngestOptions {
             "integrate": self.integrate,
             "keyword": self.keyword,
             "detection": self.detection,
+            "minhash": self.minhash,
             "stopwords": self.stopwords,
             "stats_file": self.stats_file.as_ref().map(|p| p.display().to_string()),
         })
@@ -309,6 +313,9 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let cleaner = cleaner_by_name(&options.cleaner)?;
     let pool = thread_pool(options.threads)?;
     let settings = options.settings();
+    if options.detection == Detection::MinHash {
+        options.minhash.validate()?;
+    }
     if options.stats_file.is_none() && options.inputs.iter().any(|p| p == Path::new("-")) {
         return Err(Error::bad_input(
             "-",
@@ -414,13 +421,24 @@ fn run_ingest(
     let state_path = out.join(STATE_FILE);
     let session = Instant::now();
     let base_secs = state.elapsed_secs;
-    let mut sink = Sink::open(out, state, options.detection, options.index_heap_bytes)?;
+    let minhasher = match options.detection {
+        Detection::MinHash => Some(MinHasher::new(options.minhash)?),
+        Detection::Exact | Detection::Keyword => None,
+    };
+    let mut sink = Sink::open(
+        out,
+        state,
+        options.detection,
+        minhasher.as_ref(),
+        options.index_heap_bytes,
+    )?;
     let worker = Worker {
         cleaner,
         analyzer: Analyzer::new().with_aggressive_stopwords(stats.aggressive_stopwords.clone()),
         stats,
         integrate: options.integrate,
         keyword: options.keyword,
+        minhash: minhasher.as_ref(),
     };
     let mut counters = state.counters.clone();
     let mut next_seq = state.next_seq;

@@ -1,6 +1,6 @@
 //! What a worker does with one page: the first pass counts its features for the collection
 //! statistics; the second cleans it, integrates it into a DocView and fingerprints its topic
-//! content. Plain functions over owned data, so pages run in parallel in any order.
+//! content (MD5, keyword fingerprint, MinHash signature). Plain functions over owned data, so pages run in parallel in any order.
 
 use std::collections::HashMap;
 
@@ -10,7 +10,9 @@ use crate::clean::Cleaner;
 use crate::extract::{Extraction, extract_page};
 use crate::input::RawPage;
 use crate::integrate::{Context, DocView, IntegrateParams, integrate};
-use crate::replica::{Fingerprints, KeywordParams, exact_fingerprint, keyword_fingerprint};
+use crate::replica::{
+    Fingerprints, KeywordParams, MinHasher, exact_fingerprint, keyword_fingerprint,
+};
 use crate::stats::CollectionStats;
 use crate::text::Analyzer;
 
@@ -26,6 +28,8 @@ pub struct Worker<'a> {
     pub integrate: IntegrateParams,
     /// Percentage and Interval.
     pub keyword: KeywordParams,
+    /// The MinHash functions, when MinHash signatures find near-replicas.
+    pub minhash: Option<&'a MinHasher>,
 }
 
 /// A page ready for replica removal and the outputs.
@@ -124,6 +128,9 @@ pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed,
     let fingerprints = Fingerprints {
         exact: exact_fingerprint(&integrated.docview.topic_content),
         keyword: keyword_fingerprint(&integrated.term_counts, w.keyword),
+        minhash: w
+            .minhash
+            .and_then(|m| m.signature(&integrated.docview.topic_content)),
     };
     Ok(Processed {
         seq,

@@ -13,7 +13,9 @@ use super::process::Processed;
 use super::state::{Counters, RunState};
 use crate::index::{IndexDoc, IndexKind, IndexSet};
 use crate::integrate::DocView;
-use crate::replica::{Detection, Fingerprints, ReplicaDetector, ReplicaKind};
+use crate::replica::{
+    Detection, Fingerprints, MinHashParams, MinHasher, ReplicaDetector, ReplicaKind,
+};
 use crate::{Error, Result};
 
 /// One line of `docviews.jsonl`: the DocView and what the run knows of the page.
@@ -45,8 +47,11 @@ pub struct ReplicaLine {
     pub replica_of_seq: u64,
     /// Exact copy or near-replica.
     pub kind: ReplicaKind,
-    /// The fingerprint that matched: `exact_md5` or `keyword_fingerprint`.
+    /// What matched: `exact_md5`, `keyword_fingerprint` or `minhash_lsh`.
     pub detector: String,
+    /// The estimated Jaccard similarity of the shingle sets (`minhash_lsh` only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub similarity: Option<f32>,
     /// Its title, to help a reader check the match.
     pub title: String,
 }
@@ -89,20 +94,26 @@ pub struct Sink {
 impl Sink {
     /// Opens the outputs in `dir` as `state` left them: files cut back to the committed length,
     /// index documents past the committed sequence removed, the detector refilled from the kept
-    /// records.
+    /// records (MinHash signatures recomputed from their topic content with `minhasher`, the
+    /// one the workers use).
     pub fn open(
         dir: &Path,
         state: &RunState,
         detection: Detection,
+        minhasher: Option<&MinHasher>,
         heap_bytes: usize,
     ) -> Result<Sink> {
         let docviews = open_at(&dir.join(DOCVIEWS), state.docviews_bytes)?;
         let replicas = open_at(&dir.join(REPLICAS), state.replicas_bytes)?;
         let skipped = open_at(&dir.join(SKIPPED), state.skipped_bytes)?;
-        let mut detector = ReplicaDetector::new(detection);
+        let params = minhasher.map_or_else(MinHashParams::default, |m| *m.params());
+        let mut detector = ReplicaDetector::new(detection, params)?;
         let mut kept_urls = HashMap::new();
         if state.docviews_bytes > 0 {
-            for_each_line(&dir.join(DOCVIEWS), |r: RecordLine| {
+            for_each_line(&dir.join(DOCVIEWS), |mut r: RecordLine| {
+                if let Some(m) = minhasher {
+                    r.fingerprints.minhash = m.signature(&r.docview.topic_content);
+                }
                 detector.remember(r.seq, &r.fingerprints);
                 kept_urls.insert(r.seq, r.docview.identifier.into_boxed_str());
             })?;
@@ -145,11 +156,8 @@ impl Sink {
                     .unwrap_or_default(),
                 replica_of_seq: m.of,
                 kind: m.kind,
-                detector: match m.kind {
-                    ReplicaKind::Exact => "exact_md5",
-                    ReplicaKind::Near => "keyword_fingerprint",
-                }
-                .to_string(),
+                detector: m.matcher.as_str().to_string(),
+                similarity: m.similarity,
                 title: page.docview.title,
             };
             let n = write_line(&mut self.replicas, &mut self.line, &line)

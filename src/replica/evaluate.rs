@@ -22,7 +22,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::benchmark::{Pair, benchmark_file, read_pairs};
-use super::{Fingerprint, KeywordParams, exact_fingerprint, keyword_fingerprint};
+use super::{
+    Fingerprint, KeywordParams, LshIndex, MinHashParams, MinHasher, exact_fingerprint,
+    keyword_fingerprint,
+};
 use crate::clean::Cleaner;
 use crate::extract::extract_page;
 use crate::input::read_page_bytes;
@@ -102,6 +105,63 @@ impl NearDetector for ExactDetector {
 
     fn find(&self, page: &PageText) -> Option<(u64, f32)> {
         self.0.find(exact_fingerprint(&page.text))
+    }
+}
+
+/// MinHash with LSH banding (`docview ingest`'s default): the exact fingerprint first, as in
+/// ingest, then the most similar base page whose estimated Jaccard reaches the threshold.
+pub struct MinHashDetector {
+    hasher: MinHasher,
+    index: LshIndex,
+    exact: FingerprintTable,
+}
+
+impl MinHashDetector {
+    /// An empty detector.
+    pub fn new(params: MinHashParams) -> Result<Self> {
+        Ok(MinHashDetector {
+            hasher: MinHasher::new(params)?,
+            index: LshIndex::new(params)?,
+            exact: FingerprintTable::default(),
+        })
+    }
+}
+
+impl NearDetector for MinHashDetector {
+    fn name(&self) -> String {
+        format!("MinHash LSH, J >= {}", self.hasher.params().threshold)
+    }
+
+    fn add_base(&mut self, id: u64, page: &PageText) {
+        self.exact.add(id, exact_fingerprint(&page.text));
+        if let Some(sig) = self.hasher.signature(&page.text) {
+            self.index.insert(id, &sig);
+        }
+    }
+
+    fn find(&self, page: &PageText) -> Option<(u64, f32)> {
+        self.exact
+            .find(exact_fingerprint(&page.text))
+            .or_else(|| self.index.query(&self.hasher.signature(&page.text)?))
+    }
+}
+
+/// MinHash rows for `docview replicas eval`: the default parameters at a few thresholds.
+pub fn minhash_detectors(thresholds: &[f32]) -> impl Fn(View) -> Vec<Box<dyn NearDetector>> + Sync {
+    let thresholds = thresholds.to_vec();
+    move |_view| {
+        thresholds
+            .iter()
+            .filter_map(|&threshold| {
+                let params = MinHashParams {
+                    threshold,
+                    ..MinHashParams::default()
+                };
+                MinHashDetector::new(params)
+                    .ok()
+                    .map(|d| Box::new(d) as Box<dyn NearDetector>)
+            })
+            .collect()
     }
 }
 

@@ -11,8 +11,12 @@
 //!   `Sum2 DIV Interval * Interval`, hashed with MD5; it finds near-replicas whose wording
 //!   differs a little.
 //!
-//! The first-seen page of a group is kept; a later page whose fingerprint was seen is a replica
-//! of the kept page that holds it.
+//! and, beyond the paper, [`minhash`]: MinHash signatures of word shingles in an LSH index,
+//! which find near-replicas by their estimated Jaccard similarity (the default detector).
+//!
+//! The first-seen page of a group is kept; a later page whose fingerprint was seen (or whose
+//! signature is close enough to a kept one's) is a replica of that kept page. The exact
+//! fingerprint is checked first in every mode.
 //!
 //! Measuring them: [`locate`] finds a page's main content from its reference text and moves it
 //! into another page's template, [`benchmark`] builds the paper's base, near-replica and
@@ -22,6 +26,7 @@
 pub mod benchmark;
 pub mod evaluate;
 pub mod locate;
+pub mod minhash;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -30,6 +35,7 @@ use md5::{Digest, Md5};
 use serde::{Deserialize, Serialize};
 
 use crate::text::tokens::for_each_token_span;
+pub use minhash::{LshIndex, MinHashError, MinHashParams, MinHasher, Signature};
 
 /// Default share of the features that make the keyword fingerprint (the paper's system: 0.4).
 pub const DEFAULT_PERCENTAGE: f32 = 0.4;
@@ -157,12 +163,16 @@ pub fn keyword_fingerprint(
 }
 
 /// The fingerprints of one page.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fingerprints {
     /// MD5 of the normalised topic text.
     pub exact: Option<Fingerprint>,
     /// The paper's keyword fingerprint.
     pub keyword: Option<Fingerprint>,
+    /// MinHash signature of the topic content (MinHash detection only). Never written to the
+    /// records: a resumed run recomputes it from the record's topic content.
+    #[serde(skip)]
+    pub minhash: Option<Signature>,
 }
 
 /// Which fingerprint matched.
@@ -185,13 +195,43 @@ impl ReplicaKind {
     }
 }
 
+/// The fingerprint or signature that found a replica.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Matcher {
+    /// The exact fingerprint.
+    #[serde(rename = "exact_md5")]
+    ExactMd5,
+    /// The paper's keyword fingerprint.
+    #[serde(rename = "keyword_fingerprint")]
+    KeywordFingerprint,
+    /// MinHash signatures in the LSH index.
+    #[serde(rename = "minhash_lsh")]
+    MinHashLsh,
+}
+
+impl Matcher {
+    /// The name written in `replicas.jsonl`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Matcher::ExactMd5 => "exact_md5",
+            Matcher::KeywordFingerprint => "keyword_fingerprint",
+            Matcher::MinHashLsh => "minhash_lsh",
+        }
+    }
+}
+
 /// A page found to repeat a kept one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ReplicaMatch {
-    /// Which fingerprint matched.
+    /// Exact copy or near-replica.
     pub kind: ReplicaKind,
+    /// What found it.
+    pub matcher: Matcher,
     /// The sequence number of the kept page it repeats.
     pub of: u64,
+    /// The estimated Jaccard similarity of the two topic contents' shingle sets, for a MinHash
+    /// match; `None` for the exact and keyword fingerprints, which measure no similarity.
+    pub similarity: Option<f32>,
 }
 
 /// Which fingerprints the detector compares.
@@ -201,26 +241,42 @@ pub enum Detection {
     /// Exact copies only.
     Exact,
     /// Exact copies and the paper's keyword fingerprint.
-    #[default]
     Keyword,
+    /// Exact copies and MinHash signatures in an LSH index.
+    #[default]
+    #[serde(rename = "minhash")]
+    MinHash,
 }
 
 /// Remembers the fingerprints of the pages kept so far and tells whether a new page repeats
-/// one. Holds 16 bytes and a sequence number per fingerprint, never the page's text.
-#[derive(Debug, Default)]
+/// one. Holds 16 bytes and a sequence number per fingerprint, and in MinHash mode the compact
+/// [`LshIndex`], never the page's text.
+#[derive(Debug)]
 pub struct ReplicaDetector {
     detection: Detection,
     exact: HashMap<Fingerprint, u64>,
     keyword: HashMap<Fingerprint, u64>,
+    lsh: Option<LshIndex>,
 }
 
 impl ReplicaDetector {
-    /// An empty detector.
-    pub fn new(detection: Detection) -> Self {
-        ReplicaDetector {
+    /// An empty detector; `minhash` is used in MinHash mode only (and checked then).
+    pub fn new(detection: Detection, minhash: MinHashParams) -> Result<Self, MinHashError> {
+        let lsh = match detection {
+            Detection::MinHash => Some(LshIndex::new(minhash)?),
+            Detection::Exact | Detection::Keyword => None,
+        };
+        Ok(ReplicaDetector {
             detection,
-            ..ReplicaDetector::default()
-        }
+            exact: HashMap::new(),
+            keyword: HashMap::new(),
+            lsh,
+        })
+    }
+
+    /// The LSH index, in MinHash mode.
+    pub fn lsh(&self) -> Option<&LshIndex> {
+        self.lsh.as_ref()
     }
 
     /// The kept page that `fingerprints` repeat, if any; otherwise records them as the kept page
@@ -238,18 +294,32 @@ impl ReplicaDetector {
         if let Some(&of) = fingerprints.exact.and_then(|f| self.exact.get(&f)) {
             return Some(ReplicaMatch {
                 kind: ReplicaKind::Exact,
+                matcher: Matcher::ExactMd5,
                 of,
+                similarity: None,
             });
         }
-        if self.detection == Detection::Keyword
-            && let Some(&of) = fingerprints.keyword.and_then(|f| self.keyword.get(&f))
-        {
-            return Some(ReplicaMatch {
-                kind: ReplicaKind::Near,
-                of,
-            });
+        match self.detection {
+            Detection::Exact => None,
+            Detection::Keyword => {
+                let &of = fingerprints.keyword.and_then(|f| self.keyword.get(&f))?;
+                Some(ReplicaMatch {
+                    kind: ReplicaKind::Near,
+                    matcher: Matcher::KeywordFingerprint,
+                    of,
+                    similarity: None,
+                })
+            }
+            Detection::MinHash => {
+                let (of, j) = self.lsh.as_ref()?.query(fingerprints.minhash.as_ref()?)?;
+                Some(ReplicaMatch {
+                    kind: ReplicaKind::Near,
+                    matcher: Matcher::MinHashLsh,
+                    of,
+                    similarity: Some(j),
+                })
+            }
         }
-        None
     }
 
     /// Records the fingerprints of the kept page `seq` (first seen wins).
@@ -260,16 +330,22 @@ impl ReplicaDetector {
         if let Some(f) = fingerprints.keyword {
             self.keyword.entry(f).or_insert(seq);
         }
+        if let (Some(lsh), Some(sig)) = (self.lsh.as_mut(), fingerprints.minhash.as_ref()) {
+            lsh.insert(seq, sig);
+        }
     }
 
     /// Number of kept pages' fingerprints held.
     pub fn len(&self) -> usize {
-        self.exact.len().max(self.keyword.len())
+        let lsh = self.lsh.as_ref().map_or(0, LshIndex::len);
+        self.exact.len().max(self.keyword.len()).max(lsh)
     }
 
     /// True when nothing is held.
     pub fn is_empty(&self) -> bool {
-        self.exact.is_empty() && self.keyword.is_empty()
+        self.exact.is_empty()
+            && self.keyword.is_empty()
+            && self.lsh.as_ref().is_none_or(LshIndex::is_empty)
     }
 }
 
@@ -379,8 +455,10 @@ mod tests {
         let fp = |e: u8, k: u8| Fingerprints {
             exact: Some(Fingerprint([e; 16])),
             keyword: Some(Fingerprint([k; 16])),
+            minhash: None,
         };
-        let mut d = ReplicaDetector::new(Detection::Keyword);
+        let params = MinHashParams::default();
+        let mut d = ReplicaDetector::new(Detection::Keyword, params).unwrap();
         assert_eq!(d.check(0, &fp(1, 1)), None);
         assert_eq!(d.check(1, &fp(2, 2)), None);
         let exact = d.check(2, &fp(1, 9)).unwrap();
@@ -392,9 +470,51 @@ mod tests {
             None,
             "no text, no match"
         );
-        let mut exact_only = ReplicaDetector::new(Detection::Exact);
+        let mut exact_only = ReplicaDetector::new(Detection::Exact, params).unwrap();
         exact_only.check(0, &fp(1, 1));
         assert_eq!(exact_only.check(1, &fp(2, 1)), None);
+    }
+
+    #[test]
+    fn minhash_detector_finds_exact_copies_first_then_near_replicas() {
+        let hasher = MinHasher::new(MinHashParams::default()).unwrap();
+        let fp = |text: &str| Fingerprints {
+            exact: exact_fingerprint(text),
+            keyword: None,
+            minhash: hasher.signature(text),
+        };
+        let article = "The county opened the new river bridge on Friday after two years of \
+                       work. Commuters from the east bank saved twenty minutes on the first \
+                       morning, and the old ferry landing will become a small park with benches \
+                       and a plaque about the crossing.";
+        let other = "The school board voted to extend the library hours through the summer, \
+                     citing a rise in borrowing by younger readers and a new grant that pays \
+                     for two part-time staff and a reading program on weekday afternoons.";
+        let mut d = ReplicaDetector::new(Detection::MinHash, MinHashParams::default()).unwrap();
+        assert_eq!(d.check(0, &fp(article)), None);
+        assert_eq!(d.check(1, &fp(other)), None);
+        let copy = d.check(2, &fp(&article.to_uppercase())).unwrap();
+        assert_eq!(
+            (copy.kind, copy.matcher, copy.of, copy.similarity),
+            (ReplicaKind::Exact, Matcher::ExactMd5, 0, None)
+        );
+        let noted = format!("Reprinted from the County Courier. {article}");
+        let near = d.check(3, &fp(&noted)).unwrap();
+        assert_eq!(
+            (near.kind, near.matcher, near.of),
+            (ReplicaKind::Near, Matcher::MinHashLsh, 0)
+        );
+        assert!(near.similarity.unwrap() >= 0.5, "{near:?}");
+        assert_eq!(d.len(), 2);
+        assert_eq!(d.lsh().unwrap().len(), 2);
+        // The keyword detector keeps no LSH index.
+        let keyword = ReplicaDetector::new(Detection::Keyword, MinHashParams::default()).unwrap();
+        assert!(keyword.lsh().is_none());
+        assert_eq!(Matcher::MinHashLsh.as_str(), "minhash_lsh");
+        assert_eq!(
+            serde_json::to_string(&Detection::MinHash).unwrap(),
+            "\"minhash\""
+        );
     }
 
     #[test]
@@ -407,6 +527,7 @@ mod tests {
         let json = serde_json::to_string(&Fingerprints {
             exact: Some(f),
             keyword: None,
+            minhash: None,
         })
         .unwrap();
         assert_eq!(json, format!("{{\"exact\":\"{hex}\",\"keyword\":null}}"));
