@@ -73,6 +73,17 @@ pub enum Error {
     UnknownIndex(String),
 }
 
+/// A pool of `threads` worker threads (0: one per core) for a parallel command.
+pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::ThreadPool {
+            threads,
+            reason: e.to_string(),
+        })
+}
+
 impl Error {
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {

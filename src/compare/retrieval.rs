@@ -17,11 +17,11 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::{IndexRetrieval, PageMiss, Retrieval, RetrievalScores};
+use crate::Result;
 use crate::eval::LabelledPage;
 use crate::index::{Combine, OpenIndex};
 use crate::input::file_url;
 use crate::pipeline::{DOCVIEWS, RecordLine, for_each_line};
-use crate::{Error, Result};
 
 /// Results of one page on one index.
 #[derive(Debug, Clone, Default)]
@@ -190,13 +190,7 @@ pub fn retrieval(
         .iter()
         .filter_map(|p| ingested_url(p, &kept).map(|u| (p, u)))
         .collect();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::ThreadPool {
-            threads,
-            reason: e.to_string(),
-        })?;
+    let pool = crate::error::thread_pool(threads)?;
     let mut per_index = Vec::with_capacity(indexes.len());
     let mut all_outcomes: Vec<Vec<PageOutcome>> = Vec::with_capacity(indexes.len());
     for index in indexes {

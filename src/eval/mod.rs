@@ -15,8 +15,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::Result;
 use crate::input::read_page_bytes;
-use crate::{Error, Result};
 
 pub use corpus::{LabelledPage, UNKNOWN_PAGE_TYPE, load_set};
 pub use report::{EvalReport, PageScore};
@@ -43,13 +43,7 @@ pub fn run_eval<F>(
 where
     F: Fn(&[u8]) -> Result<String> + Sync,
 {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::ThreadPool {
-            threads,
-            reason: e.to_string(),
-        })?;
+    let pool = crate::error::thread_pool(threads)?;
     let start = Instant::now();
     let scores = pool.install(|| {
         pages
@@ -108,6 +102,8 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 #[cfg(test)]
 mod tests {
     use std::fs;
+
+    use crate::Error;
     use std::io::Write;
     use std::path::Path;
 

@@ -128,8 +128,8 @@ impl OpenIndex {
         any.then_some(query)
     }
 
-    /// The URLs of the top `k` documents for `query`, best first (ties in index order).
-    pub fn top_urls(&self, query: &dyn Query, k: usize) -> Result<Vec<String>> {
+    /// The top `k` documents for `query`, best first (ties in index order), with their scores.
+    fn top_docs(&self, query: &dyn Query, k: usize) -> Result<Vec<(f32, TantivyDocument)>> {
         if k == 0 {
             return Ok(Vec::new());
         }
@@ -138,41 +138,43 @@ impl OpenIndex {
             .search(query, &TopDocs::with_limit(k).order_by_score())
             .map_err(|e| index_error(&self.path, e))?;
         top.into_iter()
-            .map(|(_, address)| {
-                let doc: TantivyDocument = self
+            .map(|(score, address)| {
+                let doc = self
                     .searcher
                     .doc(address)
                     .map_err(|e| index_error(&self.path, e))?;
-                Ok(doc
-                    .get_first(self.fields.url)
-                    .and_then(|v| v.as_str())
-                    .unwrap_or_default()
-                    .to_string())
+                Ok((score, doc))
             })
             .collect()
     }
 
+    /// The URLs of the top `k` documents for `query`, best first.
+    pub fn top_urls(&self, query: &dyn Query, k: usize) -> Result<Vec<String>> {
+        Ok(self
+            .top_docs(query, k)?
+            .into_iter()
+            .map(|(_, doc)| {
+                doc.get_first(self.fields.url)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect())
+    }
+
     /// The top `k` hits of `query` with snippets of the body.
     pub fn hits(&self, query: &dyn Query, k: usize) -> Result<Vec<Hit>> {
-        if k == 0 {
+        let top = self.top_docs(query, k)?;
+        if top.is_empty() {
             return Ok(Vec::new());
         }
-        let top = self
-            .searcher
-            .search(query, &TopDocs::with_limit(k).order_by_score())
-            .map_err(|e| index_error(&self.path, e))?;
         let mut snippets = SnippetGenerator::create(&self.searcher, query, self.fields.body)
             .map_err(|e| index_error(&self.path, e))?;
         snippets.set_max_num_chars(SNIPPET_CHARS);
-        top.into_iter()
-            .map(|(score, address)| {
-                let doc: TantivyDocument = self
-                    .searcher
-                    .doc(address)
-                    .map_err(|e| index_error(&self.path, e))?;
-                Ok(hit(&doc, &self.fields, score, &snippets))
-            })
-            .collect()
+        Ok(top
+            .into_iter()
+            .map(|(score, doc)| hit(&doc, &self.fields, score, &snippets))
+            .collect())
     }
 
     /// Runs `query` for its top `k` documents without reading them from the store: what a

@@ -246,16 +246,6 @@ fn stream_batches(
     })
 }
 
-fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::ThreadPool {
-            threads,
-            reason: e.to_string(),
-        })
-}
-
 /// Counts a skipped or malformed input event (a page is not counted here).
 fn count_event(event: &InputEvent, counters: &mut Counters) {
     match event {
@@ -311,7 +301,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let out = &options.out;
     let state_path = out.join(STATE_FILE);
     let cleaner = cleaner_by_name(&options.cleaner)?;
-    let pool = thread_pool(options.threads)?;
+    let pool = crate::error::thread_pool(options.threads)?;
     let settings = options.settings();
     if options.detection == Detection::MinHash {
         options.minhash.validate()?;

@@ -151,7 +151,7 @@ struct Usable {
 pub fn build_benchmark(set: &Path, out: &Path, options: &BuildOptions) -> Result<BuildReport> {
     let pages = load_set(set)?;
     prepare_out_dir(out)?;
-    let pool = thread_pool(options.threads)?;
+    let pool = crate::error::thread_pool(options.threads)?;
     let located: Vec<std::result::Result<Usable, Skipped>> = pool.install(|| {
         pages
             .par_iter()
@@ -216,16 +216,6 @@ fn set_name(set: &Path) -> String {
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| set.display().to_string())
-}
-
-fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::ThreadPool {
-            threads,
-            reason: e.to_string(),
-        })
 }
 
 /// Creates `out` and its three set folders; `out` must not exist or be empty.

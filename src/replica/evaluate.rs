@@ -356,13 +356,7 @@ pub fn evaluate_benchmark(
             reason: "pairs.jsonl lists no page".to_string(),
         });
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::ThreadPool {
-            threads,
-            reason: e.to_string(),
-        })?;
+    let pool = crate::error::thread_pool(threads)?;
     let start = Instant::now();
     let (pages, unreadable) = pool.install(|| read_pages(dir, &pairs, cleaner))?;
     let extract_secs = start.elapsed().as_secs_f64();
