@@ -140,6 +140,16 @@ fn ingest_of_the_sample_warc_removes_replicas_and_writes_every_output() {
     assert!(terms(IndexKind::Topic) < terms(IndexKind::Fulltext));
     assert!(terms(IndexKind::Abstract) < terms(IndexKind::Fulltext));
     assert!(summary.render().contains("abstract / fulltext"));
+    // The MinHash index: compact, no text kept.
+    let memory = summary
+        .replica_index
+        .expect("minhash is the default detector");
+    assert!(
+        memory.pages > 0 && memory.pages as u64 <= c.kept,
+        "{memory:?}"
+    );
+    assert!(memory.bytes / memory.pages <= 1024, "{memory:?}");
+    assert!(summary.render().contains("replica index"));
 }
 
 /// The file name (`site/page.html`) of a sample page read from the sites folder.

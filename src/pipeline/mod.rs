@@ -172,6 +172,18 @@ pub struct Summary {
     pub elapsed_secs: f64,
     /// True when this session continued an interrupted run.
     pub resumed: bool,
+    /// Memory of the replica detector's MinHash index at the end of the run (MinHash
+    /// detection, when this session ingested pages).
+    pub replica_index: Option<ReplicaIndexMemory>,
+}
+
+/// What the MinHash LSH index held at the end of an ingest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ReplicaIndexMemory {
+    /// Kept pages with a signature.
+    pub pages: usize,
+    /// Bytes of the index.
+    pub bytes: usize,
 }
 
 impl Summary {
@@ -366,8 +378,9 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
         stats
     };
     let resumed = options.resume;
+    let mut replica_index = None;
     if state.status == Status::Running {
-        run_ingest(
+        replica_index = run_ingest(
             options,
             cleaner.as_ref(),
             &stats,
@@ -393,6 +406,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
         indexes: index_stats(out)?,
         elapsed_secs: state.elapsed_secs,
         resumed,
+        replica_index,
     };
     crate::output::write_json_atomically(&out.join(SUMMARY_FILE), &summary)?;
     Ok(summary)
@@ -406,7 +420,7 @@ fn run_ingest(
     pool: &rayon::ThreadPool,
     state: &mut RunState,
     progress: &dyn Progress,
-) -> Result<()> {
+) -> Result<Option<ReplicaIndexMemory>> {
     let out = &options.out;
     let state_path = out.join(STATE_FILE);
     let session = Instant::now();
@@ -505,9 +519,10 @@ fn run_ingest(
     state.counters = counters;
     state.elapsed_secs = base_secs + session.elapsed().as_secs_f64();
     sink.commit(state, &state_path)?;
+    let memory = sink.replica_index_memory();
     sink.finish()?;
     progress.finish();
-    Ok(())
+    Ok(memory)
 }
 
 /// The state of the run to resume in `out`, checked against this run's settings.

@@ -1,6 +1,7 @@
 //! What a worker does with one page: the first pass counts its features for the collection
 //! statistics; the second cleans it, integrates it into a DocView and fingerprints its topic
-//! content (MD5, keyword fingerprint, MinHash signature). Plain functions over owned data, so pages run in parallel in any order.
+//! content (MD5, keyword fingerprint, MinHash signature). Plain functions over owned data, so
+//! pages run in parallel in any order.
 
 use std::collections::HashMap;
 

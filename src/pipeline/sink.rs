@@ -236,6 +236,14 @@ impl Sink {
         state.save(state_path)
     }
 
+    /// Kept pages and bytes of the MinHash LSH index (MinHash detection only).
+    pub fn replica_index_memory(&self) -> Option<super::ReplicaIndexMemory> {
+        self.detector.lsh().map(|lsh| super::ReplicaIndexMemory {
+            pages: lsh.len(),
+            bytes: lsh.memory_bytes(),
+        })
+    }
+
     /// Waits for the indexes' merges and closes them.
     pub fn finish(self) -> Result<()> {
         self.index.finish()

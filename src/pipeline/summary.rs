@@ -61,6 +61,17 @@ impl Summary {
         for (reason, n) in &c.skipped {
             let _ = writeln!(s, "    {n:>7}  {reason}");
         }
+        if let Some(m) = self.replica_index
+            && m.pages > 0
+        {
+            let _ = writeln!(
+                s,
+                "  replica index {} for {} pages ({} bytes per page, no text kept)",
+                human_bytes(m.bytes as u64),
+                m.pages,
+                m.bytes / m.pages
+            );
+        }
         let _ = writeln!(
             s,
             "  statistics from {} pages, {} aggressive stop words",
