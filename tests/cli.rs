@@ -593,6 +593,46 @@ fn help_mentions_every_flag() {
     }
 }
 
+/// Every option and argument of every command has a description in `-h` (the flag alone on its
+/// line means a field without a doc comment).
+#[test]
+fn every_flag_of_every_command_is_explained() {
+    let commands: &[&[&str]] = &[
+        &[],
+        &["extract"],
+        &["eval"],
+        &["ingest"],
+        &["query"],
+        &["compare"],
+        &["replicas"],
+        &["replicas", "build"],
+        &["replicas", "eval"],
+    ];
+    for command in commands {
+        let mut args = command.to_vec();
+        args.push("-h");
+        let out = run(&args);
+        assert!(out.status.success(), "docview {args:?}: {}", stderr(&out));
+        let help = stdout(&out);
+        let mut entries = 0;
+        for line in help.lines() {
+            let entry = line.trim_start();
+            let is_entry =
+                line.starts_with("  ") && (entry.starts_with('-') || entry.starts_with('<'));
+            if !is_entry {
+                continue;
+            }
+            entries += 1;
+            // "--out <DIR>  Output directory": a gap of two spaces, then words.
+            let described = entry
+                .split_once("  ")
+                .is_some_and(|(_, rest)| rest.trim().chars().any(char::is_alphabetic));
+            assert!(described, "docview {args:?}: no description for {entry:?}");
+        }
+        assert!(entries > 0, "docview {args:?} lists no options:\n{help}");
+    }
+}
+
 #[test]
 fn bad_arguments_fail() {
     assert!(!run(&[]).status.success());
