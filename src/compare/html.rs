@@ -1223,6 +1223,7 @@ mod tests {
                 .arg("--headless")
                 .arg("--no-sandbox")
                 .arg("--disable-gpu")
+                .arg("--disable-dev-shm-usage")
                 .arg("--no-first-run")
                 .arg("--hide-scrollbars")
                 .arg(format!(
@@ -1235,9 +1236,9 @@ mod tests {
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null()),
-            Duration::from_secs(60),
+            Duration::from_secs(120),
         );
-        let status = status.expect("chromium finished within 60 s");
+        let status = status.expect("chromium finished within 120 s");
         eprintln!(
             "chromium {} rendered the page in {:.1} s",
             chromium.display(),
