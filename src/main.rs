@@ -558,6 +558,12 @@ fn run_ingest(args: IngestArgs) -> Result<()> {
     let bar = Bar::new(args.quiet);
     let summary = ingest(&options, &bar)?;
     print!("{}", summary.render());
+    if summary.counters.pages_read == 0 && summary.counters.skipped_total() == 0 {
+        eprintln!(
+            "docview: warning: the inputs held no page (folders are read for .html, .htm, \
+             .warc, .jsonl files and their .gz)"
+        );
+    }
     Ok(())
 }
 

@@ -5,7 +5,9 @@
 //!
 //! A path is read as:
 //! - a directory: walked recursively (symbolic links followed); files named `*.html`, `*.htm`,
-//!   `*.html.gz`, `*.htm.gz` (any case) are pages, other files are passed over without an event;
+//!   `*.html.gz`, `*.htm.gz` (any case) are pages; the crawl files in it (`*.warc`,
+//!   `*.warc.gz`, `*.jsonl`, `*.jsonl.gz`) are read after its pages, in the same sorted order,
+//!   as if given one by one; other files are passed over without an event;
 //! - a file named `*.warc` or `*.warc.gz`, or one whose bytes start with `WARC/` (gzip or not):
 //!   a WARC (see the `warc` module);
 //! - a file named `*.jsonl` or `*.jsonl.gz`, or `-`: JSON Lines;
@@ -88,7 +90,16 @@ impl Inputs {
                 total = None;
             }
             total = total.map(|t| t + source.size);
+            let crawl_files = if source.kind == Kind::Directory {
+                crawl_files_under(&source.path)?
+            } else {
+                Vec::new()
+            };
             sources.push_back(source);
+            for file in crawl_files {
+                total = total.map(|t| t + file.size);
+                sources.push_back(file);
+            }
         }
         Ok(Inputs {
             sources,
@@ -241,6 +252,22 @@ fn is_page_name(path: &Path) -> bool {
     let name = lowercase_name(path);
     let name = name.strip_suffix(".gz").unwrap_or(&name);
     name.ends_with(".html") || name.ends_with(".htm")
+}
+
+/// True for the names of crawl files (WARC, JSON Lines) in a directory.
+fn is_crawl_file_name(path: &Path) -> bool {
+    let name = lowercase_name(path);
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    name.ends_with(".warc") || name.ends_with(".jsonl")
+}
+
+/// The crawl files under the directory `root`, checked, in walk order.
+fn crawl_files_under(root: &Path) -> Result<Vec<Source>> {
+    walk(root)
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| entry.file_type().is_file() && is_crawl_file_name(entry.path()))
+        .map(|entry| check(entry.path()))
+        .collect()
 }
 
 /// True when the first bytes of a file are those of a WARC, plain or gzip.
@@ -542,22 +569,39 @@ mod tests {
         let root = dir.path();
         fs::create_dir_all(root.join("a/sub")).unwrap();
         fs::create_dir_all(root.join("b")).unwrap();
+        fs::create_dir_all(root.join("crawl")).unwrap();
         fs::write(root.join("b/2.html"), "<p>b2</p>").unwrap();
         fs::write(root.join("a/z.htm"), "<p>az</p>").unwrap();
         fs::write(root.join("a/sub/x.HTML.gz"), gzip(b"<p>gz</p>")).unwrap();
         fs::write(root.join("a/notes.txt"), "not a page").unwrap();
         fs::write(root.join("c.png"), b"\x89PNG").unwrap();
         fs::write(root.join("1.html"), "<p>one</p>").unwrap();
-        fs::write(root.join("page.warc"), "WARC/1.1\r\n").unwrap();
+        // Crawl files inside the folder are read after its pages, in walk order.
+        let samples = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("corpus-samples/warc/corpus-samples.warc.gz");
+        fs::copy(&samples, root.join("crawl/samples.warc.gz")).unwrap();
+        fs::write(
+            root.join("crawl/more.jsonl"),
+            "{\"url\": \"http://j.example/\", \"html\": \"<p>jsonl</p>\"}\n",
+        )
+        .unwrap();
         let mut inputs = Inputs::open(&[root.to_path_buf()]).unwrap();
         let size = |p: &str| fs::metadata(root.join(p)).unwrap().len();
-        let total = ["b/2.html", "a/z.htm", "a/sub/x.HTML.gz", "1.html"].map(size);
+        let total = [
+            "b/2.html",
+            "a/z.htm",
+            "a/sub/x.HTML.gz",
+            "1.html",
+            "crawl/samples.warc.gz",
+            "crawl/more.jsonl",
+        ]
+        .map(size);
         assert_eq!(inputs.total_bytes(), Some(total.iter().sum()));
         let events: Vec<_> = inputs.by_ref().collect();
         let found = pages(&events);
-        assert_eq!(found.len(), events.len());
+        assert_eq!(found.len(), events.len(), "{:#?}", summary(&events));
         let canonical = fs::canonicalize(root).unwrap();
-        let got: Vec<_> = found
+        let got: Vec<_> = found[..4]
             .iter()
             .map(|p| (p.url.clone(), String::from_utf8(p.bytes.clone()).unwrap()))
             .collect();
@@ -572,6 +616,9 @@ mod tests {
             ]
         );
         assert_eq!(found[0].origin, root.join("1.html").display().to_string());
+        assert_eq!(found[4].url, "http://j.example/");
+        assert_eq!(found[5].url, "http://www.fieldnotes.example/?p=1042");
+        assert!(found.len() > 30, "the sample WARC's pages follow");
         assert_eq!(inputs.bytes_read(), total.iter().sum::<u64>());
     }
 

@@ -458,14 +458,21 @@ fn run_ingest(
                     numbered.push((next_seq, page));
                     next_seq += 1;
                 }
-                InputEvent::Skipped { origin, reason } => sink.skip(
-                    &SkippedLine {
-                        origin,
-                        reason: reason.label(),
-                        detail: reason.to_string(),
-                    },
-                    &mut counters,
-                )?,
+                InputEvent::Skipped { origin, reason } => {
+                    let (label, detail) = (reason.label(), reason.to_string());
+                    sink.skip(
+                        &SkippedLine {
+                            origin,
+                            detail: if detail == label {
+                                String::new()
+                            } else {
+                                detail
+                            },
+                            reason: label,
+                        },
+                        &mut counters,
+                    )?
+                }
                 InputEvent::Malformed { origin, message } => {
                     if counters.skipped.get(MALFORMED).copied().unwrap_or(0) < MALFORMED_NOTES {
                         progress.note(&format!("{origin}: {message} (skipped)"));
