@@ -337,9 +337,23 @@ fn main() {
         },
     };
     if let Err(e) = result {
-        eprintln!("docview: {e:#}");
+        eprintln!("docview: {}", error_chain(&e));
         std::process::exit(1);
     }
+}
+
+/// The error and its causes in one line, each cause left out when the message before already
+/// says it (docview's errors name their input and include the underlying error's text).
+fn error_chain(e: &anyhow::Error) -> String {
+    let mut message = e.to_string();
+    for cause in e.chain().skip(1) {
+        let cause = cause.to_string();
+        if !message.contains(&cause) {
+            message.push_str(": ");
+            message.push_str(&cause);
+        }
+    }
+    message
 }
 
 fn extract(args: ExtractArgs) -> Result<()> {

@@ -373,6 +373,20 @@ fn cli_ingest_prints_a_summary_and_query_finds_pages() {
     ]);
     assert!(!again.status.success());
     assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+    // A missing input is named, and leaves no output folder behind.
+    let nowhere = dir.path().join("nowhere.warc.gz");
+    let never = dir.path().join("never");
+    let bad = docview(&[
+        "ingest",
+        nowhere.to_str().unwrap(),
+        "--out",
+        never.to_str().unwrap(),
+    ]);
+    assert!(!bad.status.success());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("nowhere.warc.gz"), "{err}");
+    assert_eq!(err.matches("No such file").count(), 1, "said once: {err}");
+    assert!(!never.exists());
     // --overwrite replaces an earlier ingest, but never a folder that is not one.
     let replaced = docview(&[
         "ingest",

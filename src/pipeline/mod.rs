@@ -114,10 +114,10 @@ impl IngestOptions {
 
     /// What a resumed run must find unchanged: the inputs (and their size, so that a file
     /// that grew or shrank is noticed) and every setting that shapes the outputs.
-    fn settings(&self) -> serde_json::Value {
+    fn settings(&self, input_bytes: Option<u64>) -> serde_json::Value {
         serde_json::json!({
             "inputs": self.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
-            "input_bytes": input_size(&self.inputs),
+            "input_bytes": input_bytes,
             "cleaner": self.cleaner,
             "integrate": self.integrate,
             "keyword": self.keyword,
@@ -314,7 +314,9 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let state_path = out.join(STATE_FILE);
     let cleaner = cleaner_by_name(&options.cleaner)?;
     let pool = crate::error::thread_pool(options.threads)?;
-    let settings = options.settings();
+    // Every input is checked before anything is written: a bad path leaves no output behind.
+    let input_bytes = Inputs::open(&options.inputs)?.total_bytes();
+    let settings = options.settings(input_bytes);
     if options.detection == Detection::MinHash {
         options.minhash.validate()?;
     }
@@ -359,7 +361,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
                 CollectionStats::load(path)?
             }
             None => {
-                progress.start(Phase::Statistics, input_size(&options.inputs));
+                progress.start(Phase::Statistics, input_bytes);
                 let stats = build_stats(
                     &options.inputs,
                     cleaner.as_ref(),
@@ -382,6 +384,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     if state.status == Status::Running {
         replica_index = run_ingest(
             options,
+            input_bytes,
             cleaner.as_ref(),
             &stats,
             &pool,
@@ -415,6 +418,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
 /// The second pass, from the state's last commit to the end of the inputs.
 fn run_ingest(
     options: &IngestOptions,
+    input_bytes: Option<u64>,
     cleaner: &dyn Cleaner,
     stats: &CollectionStats,
     pool: &rayon::ThreadPool,
@@ -448,7 +452,7 @@ fn run_ingest(
     let mut next_seq = state.next_seq;
     let mut events_done = state.events_done;
     let mut since_commit = 0u64;
-    progress.start(Phase::Ingest, input_size(&options.inputs));
+    progress.start(Phase::Ingest, input_bytes);
     stream_batches(&options.inputs, state.events_done, |batch| {
         let events_in_batch = batch.events.len() as u64;
         let mut numbered: Vec<(u64, RawPage)> = Vec::new();
@@ -576,9 +580,4 @@ fn prepare_out_dir(out: &Path, overwrite: bool) -> Result<()> {
         }
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))
-}
-
-/// Sum of the inputs' sizes on disk, when all are files or folders.
-fn input_size(paths: &[PathBuf]) -> Option<u64> {
-    Inputs::open(paths).ok()?.total_bytes()
 }
