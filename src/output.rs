@@ -1,5 +1,6 @@
 //! Writing output files so that a crash never leaves one half-written: the content goes to a
-//! temporary file in the same folder, is synced, and is renamed over the target.
+//! temporary file in the same folder, is synced, and is renamed over the target. Also the one
+//! HTML escaper of the pages docview writes (the topic content page, `compare.html`).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -59,6 +60,20 @@ pub fn write_atomically(
         .map_err(|e| Error::io(tmp.path(), e))?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
+}
+
+/// Appends `text` with `&`, `<`, `>` and `"` escaped: safe in HTML element content and in
+/// double-quoted attribute values.
+pub fn escape_html_into(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,12 +4,13 @@
 //! one template.
 
 use super::Cleaned;
+use crate::output::escape_html_into;
 use crate::page::{Item, NodeId, Show, TagTree};
 
 /// The topic content page of a cleaned page, as a standalone UTF-8 HTML document.
 pub fn topic_content_page(tree: &TagTree, cleaned: &Cleaned) -> String {
     let mut out = String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>");
-    escape_into(&mut out, &cleaned.title);
+    escape_html_into(&mut out, &cleaned.title);
     out.push_str("</title></head>\n<body>\n");
     if let Some(root) = cleaned.topic_root {
         write_blocks(tree, cleaned, root, &mut out);
@@ -55,12 +56,12 @@ fn write_blocks(tree: &TagTree, cleaned: &Cleaned, root: NodeId, out: &mut Strin
                         heading = style.heading;
                     }
                 }
-                escape_into(out, tree.slice(start, end));
+                escape_html_into(out, tree.slice(start, end));
             }
             Item::Break if own && heading == 0 => out.push_str("<br>"),
             Item::Image { start, end } if own => {
                 out.push_str("<img alt=\"");
-                escape_into(out, tree.slice(start, end));
+                escape_html_into(out, tree.slice(start, end));
                 out.push_str("\">");
             }
             Item::Child(child) => {
@@ -88,19 +89,6 @@ fn html_tag(tag: &str) -> &str {
     match tag {
         "html" | "body" => "div",
         t => t,
-    }
-}
-
-/// Appends `text` with `&`, `<`, `>` and `"` escaped.
-fn escape_into(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
     }
 }
 

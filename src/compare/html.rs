@@ -11,6 +11,8 @@ use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::output::escape_html_into;
+
 use super::report::{
     ByteSplit, CompareReport, IndexCost, IndexRetrieval, IndexSize, PageMiss, QueryCost, Retrieval,
     RetrievalScores,
@@ -663,19 +665,10 @@ fn figure(page: &mut String, svg: Result<String, String>, label: &str, caption: 
 // ---------------------------------------------------------------------------------------------
 // Text
 
-/// HTML-escapes text for element content and quoted attribute values.
+/// HTML-escapes text for element content and double-quoted attribute values.
 fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
+    escape_html_into(&mut out, text);
     out
 }
 
