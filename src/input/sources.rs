@@ -82,7 +82,7 @@ impl Inputs {
         let mut sources = VecDeque::new();
         let mut total = Some(0u64);
         for path in paths {
-            let source = check(path)?;
+            let (source, crawl_files) = check(path)?;
             if source.kind == Kind::Stdin {
                 if total.is_none() {
                     return Err(Error::bad_input("-", "standard input given twice"));
@@ -90,11 +90,6 @@ impl Inputs {
                 total = None;
             }
             total = total.map(|t| t + source.size);
-            let crawl_files = if source.kind == Kind::Directory {
-                crawl_files_under(&source.path)?
-            } else {
-                Vec::new()
-            };
             sources.push_back(source);
             for file in crawl_files {
                 total = total.map(|t| t + file.size);
@@ -208,30 +203,45 @@ impl Iterator for Inputs {
     }
 }
 
-/// Checks one input path.
-fn check(path: &Path) -> Result<Source> {
+/// Checks one input path; for a directory, also the crawl files inside it, to be read after
+/// its pages.
+fn check(path: &Path) -> Result<(Source, Vec<Source>)> {
     if path == Path::new("-") {
-        return Ok(Source {
+        let stdin = Source {
             path: path.to_path_buf(),
             kind: Kind::Stdin,
             size: 0,
-        });
+        };
+        return Ok((stdin, Vec::new()));
     }
     let meta = fs::metadata(path).map_err(|e| Error::io(path, e))?;
-    let (kind, size) = if meta.is_dir() {
-        fs::read_dir(path).map_err(|e| Error::io(path, e))?;
-        (Kind::Directory, page_bytes_under(path))
+    if !meta.is_dir() {
+        return Ok((check_file(path, meta.len())?, Vec::new()));
+    }
+    fs::read_dir(path).map_err(|e| Error::io(path, e))?;
+    let (page_bytes, crawl_files) = scan_directory(path);
+    let crawl_files = crawl_files
+        .into_iter()
+        .map(|(file, size)| check_file(&file, size))
+        .collect::<Result<_>>()?;
+    let directory = Source {
+        path: path.to_path_buf(),
+        kind: Kind::Directory,
+        size: page_bytes,
+    };
+    Ok((directory, crawl_files))
+}
+
+/// Checks one file of `size` bytes, its kind from its name.
+fn check_file(path: &Path, size: u64) -> Result<Source> {
+    File::open(path).map_err(|e| Error::io(path, e))?;
+    let name = lowercase_name(path);
+    let kind = if name.ends_with(".warc") || name.ends_with(".warc.gz") {
+        Kind::Warc
+    } else if name.ends_with(".jsonl") || name.ends_with(".jsonl.gz") {
+        Kind::Jsonl
     } else {
-        File::open(path).map_err(|e| Error::io(path, e))?;
-        let name = lowercase_name(path);
-        let kind = if name.ends_with(".warc") || name.ends_with(".warc.gz") {
-            Kind::Warc
-        } else if name.ends_with(".jsonl") || name.ends_with(".jsonl.gz") {
-            Kind::Jsonl
-        } else {
-            Kind::Other
-        };
-        (kind, meta.len())
+        Kind::Other
     };
     Ok(Source {
         path: path.to_path_buf(),
@@ -261,15 +271,6 @@ fn is_crawl_file_name(path: &Path) -> bool {
     name.ends_with(".warc") || name.ends_with(".jsonl")
 }
 
-/// The crawl files under the directory `root`, checked, in walk order.
-fn crawl_files_under(root: &Path) -> Result<Vec<Source>> {
-    walk(root)
-        .filter_map(|entry| entry.ok())
-        .filter(|entry| entry.file_type().is_file() && is_crawl_file_name(entry.path()))
-        .map(|entry| check(entry.path()))
-        .collect()
-}
-
 /// True when the first bytes of a file are those of a WARC, plain or gzip.
 fn looks_like_warc(head: &[u8]) -> bool {
     if head.starts_with(&GZIP_MAGIC) {
@@ -293,7 +294,13 @@ fn gunzipping(
 
 /// The one event of a single page file.
 fn single_page(reader: impl Read, path: &Path, origin: String) -> InputEvent {
-    match read_page_from(reader, path) {
+    page_file_event(read_page_from(reader, path), path, origin)
+}
+
+/// The event of a page file whose bytes were read as `read`: the page, under its file URL, or
+/// why it could not be read.
+fn page_file_event(read: Result<Vec<u8>>, path: &Path, origin: String) -> InputEvent {
+    match read {
         Ok(bytes) => InputEvent::Page(RawPage {
             url: file_url(&absolute(path)),
             bytes,
@@ -331,14 +338,23 @@ fn walk(root: &Path) -> walkdir::IntoIter {
         .into_iter()
 }
 
-/// Sum of the sizes of the page files under `root` (unreadable entries count 0).
-fn page_bytes_under(root: &Path) -> u64 {
-    walk(root)
-        .filter_map(|entry| entry.ok())
-        .filter(|entry| entry.file_type().is_file() && is_page_name(entry.path()))
-        .filter_map(|entry| entry.metadata().ok())
-        .map(|meta| meta.len())
-        .sum()
+/// One walk of the directory `root`: the sum of the sizes of its page files, and its crawl
+/// files with their sizes, in walk order (unreadable entries are passed over).
+fn scan_directory(root: &Path) -> (u64, Vec<(PathBuf, u64)>) {
+    let mut page_bytes = 0;
+    let mut crawl_files = Vec::new();
+    for entry in walk(root).filter_map(|entry| entry.ok()) {
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let size = entry.metadata().map_or(0, |meta| meta.len());
+        if is_page_name(entry.path()) {
+            page_bytes += size;
+        } else if is_crawl_file_name(entry.path()) {
+            crawl_files.push((entry.into_path(), size));
+        }
+    }
+    (page_bytes, crawl_files)
 }
 
 /// The pages of a directory, one file at a time.
@@ -374,18 +390,7 @@ impl DirReader {
                 continue;
             }
             let origin = entry.path().display().to_string();
-            let event = match read_page_bytes(entry.path()) {
-                Ok(bytes) => InputEvent::Page(RawPage {
-                    url: file_url(&absolute(entry.path())),
-                    bytes,
-                    http_charset: None,
-                    origin,
-                }),
-                Err(e) => InputEvent::Malformed {
-                    origin,
-                    message: reason(&e),
-                },
-            };
+            let event = page_file_event(read_page_bytes(entry.path()), entry.path(), origin);
             self.base += entry.metadata().map_or(0, |m| m.len());
             self.progress.advance_to(self.base);
             return Some(event);
