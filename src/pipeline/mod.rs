@@ -199,15 +199,8 @@ struct Batch {
     input_bytes: u64,
 }
 
-/// Reads the inputs on this thread, skipping the first `skip` events, and sends batches.
-fn read_batches(paths: &[PathBuf], skip: u64, tx: std::sync::mpsc::SyncSender<Result<Batch>>) {
-    let mut inputs = match Inputs::open(paths) {
-        Ok(inputs) => inputs,
-        Err(e) => {
-            let _ = tx.send(Err(e));
-            return;
-        }
-    };
+/// Reads `inputs` on this thread, skipping the first `skip` events, and sends batches.
+fn read_batches(mut inputs: Inputs, skip: u64, tx: std::sync::mpsc::SyncSender<Result<Batch>>) {
     let mut skipped = 0;
     while skipped < skip {
         if inputs.next().is_none() {
@@ -242,15 +235,15 @@ fn read_batches(paths: &[PathBuf], skip: u64, tx: std::sync::mpsc::SyncSender<Re
     }
 }
 
-/// Runs `each` over the batches of the inputs while a scoped thread reads them.
+/// Runs `each` over the batches of `inputs` while a scoped thread reads them.
 fn stream_batches(
-    paths: &[PathBuf],
+    inputs: Inputs,
     skip: u64,
     mut each: impl FnMut(Batch) -> Result<()>,
 ) -> Result<()> {
     std::thread::scope(|scope| {
         let (tx, rx): (_, Receiver<Result<Batch>>) = sync_channel(2);
-        scope.spawn(move || read_batches(paths, skip, tx));
+        scope.spawn(move || read_batches(inputs, skip, tx));
         for batch in rx {
             each(batch?)?;
         }
@@ -269,7 +262,7 @@ fn count_event(event: &InputEvent, counters: &mut Counters) {
 
 /// The first pass: collection statistics over every page of the inputs.
 pub fn build_stats(
-    inputs: &[PathBuf],
+    inputs: Inputs,
     cleaner: &dyn Cleaner,
     params: StopwordParams,
     pool: &rayon::ThreadPool,
@@ -315,7 +308,9 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let cleaner = cleaner_by_name(&options.cleaner)?;
     let pool = crate::error::thread_pool(options.threads)?;
     // Every input is checked before anything is written: a bad path leaves no output behind.
-    let input_bytes = Inputs::open(&options.inputs)?.total_bytes();
+    // The checked inputs serve the first pass, if there is one.
+    let inputs = Inputs::open(&options.inputs)?;
+    let input_bytes = inputs.total_bytes();
     let settings = options.settings(input_bytes);
     if options.detection == Detection::MinHash {
         options.minhash.validate()?;
@@ -362,13 +357,8 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
             }
             None => {
                 progress.start(Phase::Statistics, input_bytes);
-                let stats = build_stats(
-                    &options.inputs,
-                    cleaner.as_ref(),
-                    options.stopwords,
-                    &pool,
-                    progress,
-                )?;
+                let stats =
+                    build_stats(inputs, cleaner.as_ref(), options.stopwords, &pool, progress)?;
                 progress.finish();
                 stats
             }
@@ -453,7 +443,8 @@ fn run_ingest(
     let mut events_done = state.events_done;
     let mut since_commit = 0u64;
     progress.start(Phase::Ingest, input_bytes);
-    stream_batches(&options.inputs, state.events_done, |batch| {
+    let inputs = Inputs::open(&options.inputs)?;
+    stream_batches(inputs, state.events_done, |batch| {
         let events_in_batch = batch.events.len() as u64;
         let mut numbered: Vec<(u64, RawPage)> = Vec::new();
         for event in batch.events {
