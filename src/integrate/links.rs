@@ -11,7 +11,7 @@ use crate::clean::Verdict;
 use crate::extract::Extraction;
 use crate::measure::{FeatureVector, feature_vector};
 use crate::page::{Link, NodeId, PageType};
-use crate::text::{Analyzer, Language};
+use crate::text::Language;
 
 /// A relevant hyperlink.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,7 +42,6 @@ pub fn relevant_links(
     page_url: &str,
     page: &Extraction,
     topic: &FeatureVector,
-    analyzer: &Analyzer,
     lang: Language,
     cx: Context<'_>,
 ) -> Vec<RelevantLink> {
@@ -67,7 +66,7 @@ pub fn relevant_links(
             {
                 continue;
             }
-            let block = feature_vector(tree, [id], &page.cleaned.weights, analyzer, lang)
+            let block = feature_vector(tree, [id], &page.cleaned.weights, cx.analyzer, lang)
                 .scaled_by(|t| cx.stats.idf(t));
             let similarity = block.cosine(topic);
             if similarity > cx.params.beta {

@@ -133,7 +133,7 @@ pub fn integrate(
         cx.analyzer,
         lang,
     );
-    let relevant_links = relevant_links(url, page, &vector, cx.analyzer, lang, cx);
+    let relevant_links = relevant_links(url, page, &vector, lang, cx);
     let mut counts = HashMap::new();
     cx.analyzer.term_counts(topic, lang, &mut counts);
     let mut term_counts: Vec<(String, u32)> = counts.into_iter().collect();
