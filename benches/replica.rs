@@ -2,6 +2,9 @@
 //! elements throughput): the signature of each page's topic content (shingling, 128 min-hashes)
 //! then the LSH lookup and insertion, over a fresh index each iteration. Topic contents come
 //! from the framework cleaner, once at setup; the index's memory per page is printed there.
+//! A second benchmark does what ingest does on pages of sites with a template: the replica text
+//! first (each visible line's key looked up in the site templates), then the same signature,
+//! lookup and insertion; the sample's pages are taken as sites of four pages each.
 //!
 //! The sample is the first 100 pages of ../shared/corpus/wcxb-dev when that folder is there,
 //! otherwise the labelled pages of corpus-samples/. `cargo bench --bench replica`.
@@ -11,21 +14,43 @@ mod common;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use docview::clean::Framework;
 use docview::extract::extract_page;
+use docview::replica::template::{SiteTemplates, TemplateBuilder, TemplateParams};
 use docview::replica::{LshIndex, MinHashParams, MinHasher};
 
-fn topic_texts() -> (String, Vec<String>) {
+/// A sample page: its visible text, its topic content and its site.
+struct Texts {
+    visible: String,
+    topic: String,
+    site: String,
+}
+
+fn sample_texts() -> (String, Vec<Texts>) {
     let (name, pages) = common::sample();
     let cleaner = Framework::default();
     let texts = pages
         .iter()
         .filter_map(|(_, bytes)| extract_page(bytes, None, "bench", &cleaner).ok())
-        .map(|page| page.cleaned.topic_text)
+        .enumerate()
+        .map(|(i, page)| Texts {
+            visible: page.tree.all_text(),
+            topic: page.cleaned.topic_text,
+            site: format!("site{}.example", i / 4),
+        })
         .collect();
     (name, texts)
 }
 
+fn learn_templates(pages: &[Texts]) -> SiteTemplates {
+    let mut builder = TemplateBuilder::new(TemplateParams::default());
+    for p in pages {
+        builder.add_page(&p.site, &p.visible);
+    }
+    builder.finish()
+}
+
 fn bench_minhash(c: &mut Criterion) {
-    let (name, texts) = topic_texts();
+    let (name, pages) = sample_texts();
+    let texts: Vec<&str> = pages.iter().map(|p| p.topic.as_str()).collect();
     let params = MinHashParams::default();
     let hasher = MinHasher::new(params).expect("default parameters");
     let mut index = LshIndex::new(params).expect("default parameters");
@@ -60,6 +85,24 @@ fn bench_minhash(c: &mut Criterion) {
             std::hint::black_box(index.len())
         })
     });
+    let templates = learn_templates(&pages);
+    group.bench_function(
+        format!("replica_text+minhash_lsh/{name}/{}-pages", pages.len()),
+        |b| {
+            b.iter(|| {
+                let mut index = LshIndex::new(params).expect("default parameters");
+                for (seq, p) in pages.iter().enumerate() {
+                    let text = templates.replica_text(Some(&p.site), &p.visible, &p.topic);
+                    if let Some(sig) = hasher.signature(&text)
+                        && index.query(&sig).is_none()
+                    {
+                        index.insert(seq as u64, &sig);
+                    }
+                }
+                std::hint::black_box(index.len())
+            })
+        },
+    );
     group.finish();
 }
 

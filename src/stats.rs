@@ -8,9 +8,11 @@
 //!   frequency in a lot of documents").
 //! - The **shared titles**: a `<title>` that every page of one site carries is the site's name,
 //!   not a page title (§6, Title).
+//! - The **site templates** ([`SiteTemplates`]): the text lines each web site repeats on its
+//!   pages, which replica detection leaves out.
 //!
-//! A first pass over the collection feeds each page to a [`StatsBuilder`]; builders of
-//! parallel workers merge; [`StatsBuilder::finish`] makes the value.
+//! A first pass over the collection feeds each page, in input order, to a [`StatsBuilder`];
+//! [`StatsBuilder::finish`] makes the value.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -18,10 +20,11 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::output::{read_json, write_json_atomically};
+use crate::replica::template::{SiteTemplates, TemplateBuilder, TemplateParams};
 use crate::{Error, Result};
 
 /// Version of the `stats.json` layout.
-pub const STATS_VERSION: u32 = 1;
+pub const STATS_VERSION: u32 = 2;
 
 /// How common a feature must be to join the aggressive stop-word list, and on how many pages the
 /// list may be judged at all.
@@ -59,6 +62,8 @@ pub struct CollectionStats {
     /// Number of pages whose topic content holds each feature, for features of two pages or
     /// more (a missing feature occurs in one page).
     pub document_frequency: BTreeMap<String, u64>,
+    /// The templates of the web sites (hosts) with enough pages to show one.
+    pub site_templates: SiteTemplates,
 }
 
 impl CollectionStats {
@@ -120,12 +125,27 @@ pub struct StatsBuilder {
     pages: u64,
     df: HashMap<String, u64>,
     sites: BTreeMap<String, SiteTitles>,
+    templates: TemplateBuilder,
 }
 
 impl StatsBuilder {
-    /// An empty builder.
+    /// An empty builder, learning site templates with the default parameters.
     pub fn new() -> Self {
-        StatsBuilder::default()
+        StatsBuilder::with_templates(TemplateParams::default())
+    }
+
+    /// An empty builder, learning site templates with `params`.
+    pub fn with_templates(params: TemplateParams) -> Self {
+        StatsBuilder {
+            templates: TemplateBuilder::new(params),
+            ..StatsBuilder::default()
+        }
+    }
+
+    /// Learns from one page of web site `host` (pages in input order): its visible text, lines
+    /// as rendered.
+    pub fn add_site_page(&mut self, host: &str, visible_text: &str) {
+        self.templates.add_page(host, visible_text);
     }
 
     /// Counts one page: its site, its `<title>` and the distinct features of its topic content.
@@ -163,17 +183,6 @@ impl StatsBuilder {
         }
     }
 
-    /// Adds what `other` counted (pages later in the collection than this builder's).
-    pub fn merge(&mut self, other: StatsBuilder) {
-        self.pages += other.pages;
-        for (term, n) in other.df {
-            *self.df.entry(term).or_insert(0) += n;
-        }
-        for (site, seen) in other.sites {
-            self.add_site(&site, seen);
-        }
-    }
-
     /// Pages counted so far.
     pub fn pages(&self) -> u64 {
         self.pages
@@ -207,6 +216,7 @@ impl StatsBuilder {
             aggressive_stopwords,
             shared_titles,
             document_frequency: self.df.into_iter().filter(|(_, n)| *n >= 2).collect(),
+            site_templates: self.templates.finish(),
         }
     }
 }
@@ -222,9 +232,7 @@ mod tests {
     #[test]
     fn document_frequency_stopwords_and_shared_titles() {
         let mut a = StatsBuilder::new();
-        let mut b = StatsBuilder::new();
         for i in 0..60 {
-            let builder = if i < 30 { &mut a } else { &mut b };
             let mut words = vec!["common"];
             if i % 2 == 0 {
                 words.push("even");
@@ -237,9 +245,11 @@ mod tests {
             } else {
                 ("b.example", format!("Story {i}"))
             };
-            builder.add_page(Some(site), &title, terms(&words));
+            a.add_page(Some(site), &title, terms(&words));
+            if i < 3 {
+                a.add_site_page("c.example", &format!("Menu\n\nStory {i}"));
+            }
         }
-        a.merge(b);
         let stats = a.finish(StopwordParams {
             min_df_share: 0.6,
             min_pages: 50,
@@ -257,6 +267,12 @@ mod tests {
         assert!(stats.idf("common") > 0.0);
         assert!(stats.is_shared_title("a.example", "Site A"));
         assert!(!stats.shared_titles.contains_key("b.example"));
+        assert!(stats.site_templates.is_template_line("c.example", "Menu"));
+        assert!(
+            !stats
+                .site_templates
+                .is_template_line("c.example", "Story 1")
+        );
     }
 
     #[test]
@@ -276,6 +292,9 @@ mod tests {
         let mut b = StatsBuilder::new();
         b.add_page(Some("s"), "T", terms(&["x", "y"]));
         b.add_page(Some("s"), "T", terms(&["x"]));
+        for i in 0..3 {
+            b.add_site_page("s", &format!("Menu\nPage {i}"));
+        }
         let stats = b.finish(StopwordParams::default());
         let path = dir.path().join("stats.json");
         stats.save(&path).unwrap();

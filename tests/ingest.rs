@@ -499,3 +499,88 @@ fn jsonl_on_standard_input_needs_statistics_from_a_file() {
         std::fs::read(stats).unwrap()
     );
 }
+
+/// A page of `host`'s template: a menu, a long site notice (the heaviest block: the cleaner
+/// keeps it) and a short story.
+fn notice_page(host: &str, story: &str) -> String {
+    let notice = format!(
+        "Welcome to the {host} reader forum. Members can sign in to post replies, follow \
+         threads, receive notifications when somebody answers, and keep a list of favourite \
+         topics. Guests can read every thread but cannot reply. Please read the community \
+         guidelines before posting: be kind, stay on topic, do not share personal details, \
+         and report anything that breaks the rules to the moderators, who answer within a day."
+    );
+    format!(
+        "<html><head><title>{host}</title></head><body><ul><li><a href=\"/\">Home</a></li>\
+         <li><a href=\"/latest\">Latest</a></li><li><a href=\"/top\">Top</a></li></ul>\
+         <div class=\"notice\"><p>{notice}</p></div><div class=\"post\"><p>{story}</p></div>\
+         </body></html>"
+    )
+}
+
+#[test]
+fn site_templates_keep_one_template_from_making_different_pages_replicas() {
+    let stories = [
+        "The night ferry left late because fog covered the outer harbour.",
+        "Apple growers on the ridge picked early to beat a hard frost.",
+        "A glacier guide counted thirty walkers at the hut before noon.",
+        "Canyon riders found the river low and camped on the sand bar.",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let jsonl = dir.path().join("forum.jsonl");
+    let mut lines = String::new();
+    for (i, story) in stories.iter().enumerate() {
+        let html = notice_page("forum.example", story);
+        lines.push_str(
+            &serde_json::json!({"url": format!("http://forum.example/t/{i}"), "html": html})
+                .to_string(),
+        );
+        lines.push('\n');
+    }
+    // The first story again, on another site with another notice: a real replica.
+    let mirror = [
+        stories[0],
+        "Tide tables for the week were posted at the pier.",
+        "The lighthouse keeper retired after forty winters.",
+    ];
+    for (i, story) in mirror.iter().enumerate() {
+        let html = notice_page("mirror.example", story);
+        lines.push_str(
+            &serde_json::json!({"url": format!("http://mirror.example/{i}"), "html": html})
+                .to_string(),
+        );
+        lines.push('\n');
+    }
+    std::fs::write(&jsonl, lines).unwrap();
+    let out = dir.path().join("out");
+    let summary = run_ingest(vec![jsonl], &out);
+    assert_eq!(summary.site_templates.sites, 2);
+    let recs = records(&out);
+    // The cleaner alone keeps the notice, so all four forum pages share their topic content...
+    let forum: Vec<&RecordLine> = recs
+        .iter()
+        .filter(|r| r.docview.identifier.starts_with("http://forum.example/"))
+        .collect();
+    assert_eq!(forum.len(), 4, "{:?}", replicas(&out));
+    assert!(
+        forum[0]
+            .docview
+            .topic_content
+            .contains("community guidelines")
+    );
+    // ...but their replica texts are their stories: four different fingerprints, signatures kept
+    // in the records for --resume.
+    let exact: std::collections::BTreeSet<_> = forum.iter().map(|r| r.fingerprints.exact).collect();
+    assert_eq!(exact.len(), 4);
+    assert!(forum.iter().all(|r| r.fingerprints.minhash.is_some()));
+    assert_eq!(
+        forum[0].fingerprints.exact,
+        docview::replica::exact_fingerprint(stories[0])
+    );
+    // The mirror's copy of the first story, in another template, is its replica.
+    let reps = replicas(&out);
+    assert_eq!(reps.len(), 1, "{reps:?}");
+    assert_eq!(reps[0].url, "http://mirror.example/0");
+    assert_eq!(reps[0].replica_of, "http://forum.example/t/0");
+    assert_eq!(reps[0].detector, "exact_md5");
+}

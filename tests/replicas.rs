@@ -103,7 +103,7 @@ fn build_is_reproducible_from_its_seed() {
 }
 
 #[test]
-fn eval_reports_both_views_over_the_whole_grid() {
+fn eval_reports_three_views_over_the_whole_grid() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("bench");
     build(&dir, "1");
@@ -112,6 +112,7 @@ fn eval_reports_both_views_over_the_whole_grid() {
     for needle in [
         "raw page (all visible text)",
         "topic content (cleaned first)",
+        "replica text (visible text minus site-template lines, as ingest)",
         "P=10%",
         "P=100%",
         "I=10",
@@ -123,7 +124,20 @@ fn eval_reports_both_views_over_the_whole_grid() {
     let report = json(&dir.join("eval.json"));
     let pairs = report["pairs"].as_u64().unwrap();
     assert!(pairs >= 10);
-    for view in ["raw", "topic"] {
+    // Each base page's template is on three pages (base, non, and a near page): all learnt.
+    assert_eq!(report["template_sites"].as_u64(), Some(pairs));
+    let minhash_hits = |view: &str| {
+        report[view]["extra"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["detector"] == "MinHash LSH, J >= 0.5")
+            .map(|s| s["hits"].as_u64().unwrap())
+            .unwrap()
+    };
+    assert!(minhash_hits("replica") >= minhash_hits("topic"));
+    assert!(minhash_hits("topic") > minhash_hits("raw"));
+    for view in ["raw", "topic", "replica"] {
         let grid = report[view]["grid"].as_array().unwrap();
         assert_eq!(grid.len(), 100, "{view}");
         let cells: Vec<&Value> = grid

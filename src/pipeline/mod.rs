@@ -3,7 +3,7 @@
 //! order through replica removal into the DocView records and the three indexes.
 //!
 //! Two passes: the first builds the collection statistics (document frequencies, aggressive stop
-//! words, shared titles) unless a `--stats` file gives them; the second ingests. Neither holds
+//! words, shared titles, site templates) unless a `--stats` file gives them; the second ingests. Neither holds
 //! the collection: a reader thread hands out batches of pages, the workers process one batch
 //! while the next is read. Output order is the input order whatever the thread count. Commits
 //! every `commit_every` pages make the outputs durable together (see [`state`]); a run stopped
@@ -30,7 +30,9 @@ use crate::stats::{CollectionStats, StatsBuilder, StopwordParams};
 use crate::text::Analyzer;
 use crate::{Error, Result};
 
-pub use process::{Processed, Unreadable, Worker, page_features, process_page, site_of};
+pub use process::{
+    PageFeatures, Processed, Unreadable, Worker, host_of, page_features, process_page, site_of,
+};
 pub use sink::{
     DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, SKIPPED, SkippedLine, fill_replica_urls,
     for_each_line,
@@ -166,6 +168,8 @@ pub struct Summary {
     pub stats_pages: u64,
     /// Size of the aggressive stop-word list.
     pub aggressive_stopwords: usize,
+    /// The site templates the replica texts were made with.
+    pub site_templates: SiteTemplateFigures,
     /// Each index's documents, terms and bytes.
     pub indexes: Vec<IndexStats>,
     /// Seconds over all sessions of the run.
@@ -175,6 +179,33 @@ pub struct Summary {
     /// Memory of the replica detector's MinHash index at the end of the run (MinHash
     /// detection, when this session ingested pages).
     pub replica_index: Option<ReplicaIndexMemory>,
+}
+
+/// What the statistics learnt of site templates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SiteTemplateFigures {
+    /// Web sites with a template.
+    pub sites: usize,
+    /// Template lines over all of them.
+    pub lines: usize,
+    /// Bytes the templates take.
+    pub bytes: usize,
+    /// Pages learnt from.
+    pub learnt_pages: u64,
+    /// Pages not learnt from (the line budget was spent).
+    pub unlearnt_pages: u64,
+}
+
+impl SiteTemplateFigures {
+    fn of(t: &crate::replica::template::SiteTemplates) -> Self {
+        SiteTemplateFigures {
+            sites: t.sites(),
+            lines: t.lines.len(),
+            bytes: t.memory_bytes(),
+            learnt_pages: t.learnt_pages,
+            unlearnt_pages: t.unlearnt_pages,
+        }
+    }
 }
 
 /// What the MinHash LSH index held at the end of an ingest.
@@ -291,8 +322,11 @@ pub fn build_stats(
                 .map(|p| page_features(p, cleaner, &analyzer))
                 .collect()
         });
-        for (site, title, terms) in found.into_iter().flatten() {
-            builder.add_page(site.as_deref(), &title, terms);
+        for page in found.into_iter().flatten() {
+            builder.add_page(page.site.as_deref(), &page.title, page.terms);
+            if let Some((host, text)) = &page.host_text {
+                builder.add_site_page(host, text);
+            }
         }
         progress.update(&counters, batch.input_bytes);
         Ok(())
@@ -396,6 +430,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
         counters: state.counters.clone(),
         stats_pages: stats.pages,
         aggressive_stopwords: stats.aggressive_stopwords.len(),
+        site_templates: SiteTemplateFigures::of(&stats.site_templates),
         indexes: index_stats(out)?,
         elapsed_secs: state.elapsed_secs,
         resumed,
@@ -427,7 +462,7 @@ fn run_ingest(
         out,
         state,
         options.detection,
-        minhasher.as_ref(),
+        options.minhash,
         options.index_heap_bytes,
     )?;
     let worker = Worker {

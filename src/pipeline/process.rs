@@ -1,6 +1,6 @@
 //! What a worker does with one page: the first pass counts its features for the collection
-//! statistics; the second cleans it, integrates it into a DocView and fingerprints its topic
-//! content (MD5, keyword fingerprint, MinHash signature). Plain functions over owned data, so
+//! statistics; the second cleans it, integrates it into a DocView and fingerprints it (MD5 and
+//! MinHash signature of its replica text, the keyword fingerprint of its topic content). Plain functions over owned data, so
 //! pages run in parallel in any order.
 
 use std::collections::HashMap;
@@ -59,6 +59,16 @@ pub struct Unreadable {
     pub reason: String,
 }
 
+/// The web site (host of an http(s) URL) a page belongs to, for the site templates; local files
+/// have none (a folder of saved pages is seldom one site).
+pub fn host_of(url: &str) -> Option<String> {
+    let url = Url::parse(url).ok()?;
+    match url.scheme() {
+        "http" | "https" => url.host_str().map(str::to_ascii_lowercase),
+        _ => None,
+    }
+}
+
 /// The site a page belongs to, for the shared-title rule: the host of an http(s) URL, the
 /// folder of a local file.
 pub fn site_of(url: &str) -> Option<String> {
@@ -98,21 +108,39 @@ fn short_reason(reason: &str) -> String {
         .to_string()
 }
 
-/// First pass: the site, title and distinct topic features of a page, for [`StatsBuilder`].
+/// What the first pass learns from one page, for [`StatsBuilder`].
 ///
 /// [`StatsBuilder`]: crate::stats::StatsBuilder
+#[derive(Debug, Clone)]
+pub struct PageFeatures {
+    /// Its site (host or folder), for the shared titles.
+    pub site: Option<String>,
+    /// Its `<title>`.
+    pub title: String,
+    /// The distinct features of its topic content, sorted.
+    pub terms: Vec<String>,
+    /// Its web site and visible text, for the site templates.
+    pub host_text: Option<(String, String)>,
+}
+
+/// First pass: what the statistics learn from a page.
 pub fn page_features(
     raw: &RawPage,
     cleaner: &dyn Cleaner,
     analyzer: &Analyzer,
-) -> Result<(Option<String>, String, Vec<String>), Unreadable> {
+) -> Result<PageFeatures, Unreadable> {
     let page = clean(raw, cleaner)?;
     let lang = page.language();
     let mut counts = HashMap::new();
     analyzer.term_counts(&page.cleaned.topic_text, lang, &mut counts);
     let mut terms: Vec<String> = counts.into_keys().collect();
     terms.sort_unstable();
-    Ok((site_of(&raw.url), page.cleaned.title, terms))
+    Ok(PageFeatures {
+        site: site_of(&raw.url),
+        title: page.cleaned.title,
+        terms,
+        host_text: host_of(&raw.url).map(|host| (host, page.tree.all_text())),
+    })
 }
 
 /// Second pass: cleans, integrates and fingerprints one page.
@@ -126,20 +154,25 @@ pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed,
         params: w.integrate,
     };
     let integrated = integrate(&raw.url, site.as_deref(), &page, lang, cx);
+    let fulltext = page.tree.all_text();
+    let replica_text = w.stats.site_templates.replica_text(
+        host_of(&raw.url).as_deref(),
+        &fulltext,
+        &integrated.docview.topic_content,
+    );
     let fingerprints = Fingerprints {
-        exact: exact_fingerprint(&integrated.docview.topic_content),
+        exact: exact_fingerprint(&replica_text),
         keyword: keyword_fingerprint(&integrated.term_counts, w.keyword),
-        minhash: w
-            .minhash
-            .and_then(|m| m.signature(&integrated.docview.topic_content)),
+        minhash: w.minhash.and_then(|m| m.signature(&replica_text)),
     };
+    drop(replica_text);
     Ok(Processed {
         seq,
         origin: raw.origin,
         html_bytes: raw.bytes.len() as u64,
         docview: integrated.docview,
         fingerprints,
-        fulltext: page.tree.all_text(),
+        fulltext,
     })
 }
 

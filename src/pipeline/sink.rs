@@ -13,9 +13,7 @@ use super::process::Processed;
 use super::state::{Counters, RunState};
 use crate::index::{IndexDoc, IndexKind, IndexSet};
 use crate::integrate::DocView;
-use crate::replica::{
-    Detection, Fingerprints, MinHashParams, MinHasher, ReplicaDetector, ReplicaKind,
-};
+use crate::replica::{Detection, Fingerprints, MinHashParams, ReplicaDetector, ReplicaKind};
 use crate::{Error, Result};
 
 /// One line of `docviews.jsonl`: the DocView and what the run knows of the page.
@@ -93,27 +91,22 @@ pub struct Sink {
 
 impl Sink {
     /// Opens the outputs in `dir` as `state` left them: files cut back to the committed length,
-    /// index documents past the committed sequence removed, the detector refilled from the kept
-    /// records (MinHash signatures recomputed from their topic content with `minhasher`, the
-    /// one the workers use).
+    /// index documents past the committed sequence removed, the detector (MinHash with
+    /// `minhash`, the parameters the workers use) refilled from the kept records' fingerprints.
     pub fn open(
         dir: &Path,
         state: &RunState,
         detection: Detection,
-        minhasher: Option<&MinHasher>,
+        minhash: MinHashParams,
         heap_bytes: usize,
     ) -> Result<Sink> {
         let docviews = open_at(&dir.join(DOCVIEWS), state.docviews_bytes)?;
         let replicas = open_at(&dir.join(REPLICAS), state.replicas_bytes)?;
         let skipped = open_at(&dir.join(SKIPPED), state.skipped_bytes)?;
-        let params = minhasher.map_or_else(MinHashParams::default, |m| *m.params());
-        let mut detector = ReplicaDetector::new(detection, params)?;
+        let mut detector = ReplicaDetector::new(detection, minhash)?;
         let mut kept_urls = HashMap::new();
         if state.docviews_bytes > 0 {
-            for_each_line(&dir.join(DOCVIEWS), |mut r: RecordLine| {
-                if let Some(m) = minhasher {
-                    r.fingerprints.minhash = m.signature(&r.docview.topic_content);
-                }
+            for_each_line(&dir.join(DOCVIEWS), |r: RecordLine| {
                 detector.remember(r.seq, &r.fingerprints);
                 kept_urls.insert(r.seq, r.docview.identifier.into_boxed_str());
             })?;

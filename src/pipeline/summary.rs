@@ -77,6 +77,19 @@ impl Summary {
             "  statistics from {} pages, {} aggressive stop words",
             self.stats_pages, self.aggressive_stopwords
         );
+        let t = &self.site_templates;
+        let _ = write!(
+            s,
+            "  site templates for {} web sites ({} lines, {}), learnt from {} pages",
+            t.sites,
+            t.lines,
+            human_bytes(t.bytes as u64),
+            t.learnt_pages
+        );
+        if t.unlearnt_pages > 0 {
+            let _ = write!(s, "; {} pages past the line budget", t.unlearnt_pages);
+        }
+        s.push('\n');
         let _ = writeln!(
             s,
             "\n  {:<10} {:>9} {:>13} {:>12}",

@@ -4,9 +4,13 @@
 //! The base pages are the kept collection. Each near-replica page is asked against it: a
 //! **hit** when it is matched to its own base page (matched to another base page it is
 //! **misplaced**). Each non-replica page too: an **error** when it is matched to any base page.
-//! Every detector is run twice, on two views of each page: the **raw** page (all its visible
-//! text) and its **topic** content (what the cleaner keeps), which checks the paper's claim
-//! that cleaning first is what lets fingerprints see through templates.
+//! Every detector is run on three views of each page: the **raw** page (all its visible text),
+//! its **topic** content (what the cleaner keeps), which checks the paper's claim that cleaning
+//! first is what lets fingerprints see through templates, and its **replica** text (what
+//! `docview ingest` fingerprints: the visible text without its site's template lines, see
+//! [`template`](super::template)). A page's site is its template's page: base and non-replica
+//! page `i` are on site `i`, near-replica `i` on its template's site; the templates are learnt
+//! from the whole benchmark, as ingest learns them from the whole collection.
 //!
 //! Detectors are [`NearDetector`]s: the exact MD5 fingerprint, the paper's keyword fingerprint
 //! over the grid Percentage 10%..100% × Interval 1..10, and any others a caller adds (one
@@ -22,6 +26,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::benchmark::{Pair, benchmark_file, read_pairs};
+use super::template::{TemplateBuilder, TemplateParams};
 use super::{
     Fingerprint, KeywordParams, LshIndex, MinHashParams, MinHasher, exact_fingerprint,
     keyword_fingerprint,
@@ -210,6 +215,8 @@ pub enum View {
     Raw,
     /// The topic content the cleaner keeps.
     Topic,
+    /// The visible text without the site's template lines (ingest's replica text).
+    Replica,
 }
 
 impl View {
@@ -218,6 +225,7 @@ impl View {
         match self {
             View::Raw => "raw page (all visible text)",
             View::Topic => "topic content (cleaned first)",
+            View::Replica => "replica text (visible text minus site-template lines, as ingest)",
         }
     }
 }
@@ -315,13 +323,19 @@ pub struct BenchmarkEval {
     pub raw: ViewEval,
     /// On the topic content.
     pub topic: ViewEval,
+    /// Sites whose template was learnt (of `pairs`).
+    pub template_sites: usize,
+    /// On the replica text.
+    pub replica: ViewEval,
 }
 
-/// Both views of one page.
-#[derive(Debug, Clone, Default)]
+/// The views of one page.
+#[derive(Debug, Clone)]
 struct Views {
     raw: PageText,
     topic: PageText,
+    replica: PageText,
+    lang: Language,
 }
 
 impl Views {
@@ -329,6 +343,7 @@ impl Views {
         match view {
             View::Raw => &self.raw,
             View::Topic => &self.topic,
+            View::Replica => &self.replica,
         }
     }
 }
@@ -358,11 +373,12 @@ pub fn evaluate_benchmark(
     }
     let pool = crate::error::thread_pool(threads)?;
     let start = Instant::now();
-    let (pages, unreadable) = pool.install(|| read_pages(dir, &pairs, cleaner))?;
+    let (pages, unreadable, template_sites) = pool.install(|| read_pages(dir, &pairs, cleaner))?;
     let extract_secs = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let raw = pool.install(|| evaluate_view(&pages, View::Raw, extra));
     let topic = pool.install(|| evaluate_view(&pages, View::Topic, extra));
+    let replica = pool.install(|| evaluate_view(&pages, View::Replica, extra));
     Ok(BenchmarkEval {
         dir: dir.to_path_buf(),
         cleaner: cleaner.name().to_string(),
@@ -372,24 +388,48 @@ pub fn evaluate_benchmark(
         detect_secs: start.elapsed().as_secs_f64(),
         raw,
         topic,
+        template_sites,
+        replica,
     })
 }
 
-/// Cleans every page of the benchmark, in parallel.
+/// Cleans every page of the benchmark, in parallel, and learns the sites' templates; also
+/// gives the number of sites with a template.
 fn read_pages(
     dir: &Path,
     pairs: &[Pair],
     cleaner: &dyn Cleaner,
-) -> Result<(Pages, Vec<Unreadable>)> {
+) -> Result<(Pages, Vec<Unreadable>, usize)> {
     let analyzer = Analyzer::new();
-    let files: Vec<&str> = pairs
+    let files: Vec<(&str, &str)> = pairs
         .iter()
-        .flat_map(|p| [p.base.as_str(), p.near.as_str(), p.non.as_str()])
+        .flat_map(|p| {
+            [
+                (p.base.as_str(), p.id.as_str()),
+                (p.near.as_str(), p.near_template.as_str()),
+                (p.non.as_str(), p.id.as_str()),
+            ]
+        })
         .collect();
-    let read: Vec<std::result::Result<Views, Unreadable>> = files
+    let mut read: Vec<std::result::Result<Views, Unreadable>> = files
         .par_iter()
-        .map(|file| read_views(dir, file, cleaner, &analyzer))
+        .map(|(file, _)| read_views(dir, file, cleaner, &analyzer))
         .collect::<Result<_>>()?;
+    let mut templates = TemplateBuilder::new(TemplateParams::default());
+    for ((_, site), page) in files.iter().zip(&read) {
+        if let Ok(views) = page {
+            templates.add_page(site, &views.raw.text);
+        }
+    }
+    let templates = templates.finish();
+    read.par_iter_mut()
+        .zip(&files)
+        .for_each(|(page, (_, site))| {
+            if let Ok(v) = page {
+                let text = templates.replica_text(Some(site), &v.raw.text, &v.topic.text);
+                v.replica = PageText::new(text.into_owned(), &analyzer, v.lang);
+            }
+        });
     let mut unreadable = Vec::new();
     let mut views: Vec<Option<Views>> = Vec::with_capacity(read.len());
     for page in read {
@@ -412,11 +452,11 @@ fn read_pages(
         pages.near.push(near);
         pages.non.push(non);
     }
-    Ok((pages, unreadable))
+    Ok((pages, unreadable, templates.sites()))
 }
 
-/// Cleans one page; a missing file is an error (the benchmark is broken), a page that cannot
-/// be cleaned is [`Unreadable`].
+/// Cleans one page (its replica view is left for [`read_pages`]); a missing file is an error
+/// (the benchmark is broken), a page that cannot be cleaned is [`Unreadable`].
 fn read_views(
     dir: &Path,
     file: &str,
@@ -438,6 +478,8 @@ fn read_views(
     Ok(Ok(Views {
         raw: PageText::new(page.tree.all_text(), analyzer, lang),
         topic: PageText::new(page.cleaned.topic_text, analyzer, lang),
+        replica: PageText::default(),
+        lang,
     }))
 }
 
@@ -557,7 +599,12 @@ impl BenchmarkEval {
             self.cleaner,
             self.unreadable.len()
         );
-        for view in [&self.raw, &self.topic] {
+        let _ = writeln!(
+            out,
+            "site templates learnt for {} of {} sites",
+            self.template_sites, self.pairs
+        );
+        for view in [&self.raw, &self.topic, &self.replica] {
             out.push('\n');
             out.push_str(&view.render());
         }
@@ -638,6 +685,8 @@ mod tests {
         Some(Views {
             raw: text(&format!("{boiler} {content} {boiler}")),
             topic: text(content),
+            replica: text(content),
+            lang: Language::English,
         })
     }
 
@@ -707,7 +756,7 @@ mod tests {
         let extra = |view: View| -> Vec<Box<dyn NearDetector>> {
             match view {
                 View::Raw => vec![Box::new(Always)],
-                View::Topic => vec![Box::new(Always), Box::new(Always)],
+                View::Topic | View::Replica => vec![Box::new(Always), Box::new(Always)],
             }
         };
         let raw = evaluate_view(&pages, View::Raw, &extra);

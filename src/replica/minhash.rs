@@ -19,6 +19,7 @@
 //!   its 16-bit slots and one chain link per band (under 1 KB with the defaults); the bucket
 //!   table holds no keys: a bucket hit is confirmed by comparing the band's slots.
 
+use std::fmt::Write as _;
 use std::hash::Hasher;
 
 use rustc_hash::FxHasher;
@@ -139,6 +140,32 @@ impl Signature {
     }
 }
 
+/// Written as hexadecimal, four digits a slot (`docviews.jsonl` keeps it for `--resume`).
+impl Serialize for Signature {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut hex = String::with_capacity(self.0.len() * 4);
+        for slot in self.0.iter() {
+            let _ = write!(hex, "{slot:04x}");
+        }
+        s.serialize_str(&hex)
+    }
+}
+
+impl<'de> Deserialize<'de> for Signature {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let hex = String::deserialize(d)?;
+        let bad = || serde::de::Error::custom("not a MinHash signature (4 hex digits a slot)");
+        if hex.is_empty() || !hex.len().is_multiple_of(4) || !hex.is_ascii() {
+            return Err(bad());
+        }
+        (0..hex.len())
+            .step_by(4)
+            .map(|i| u16::from_str_radix(&hex[i..i + 4], 16).map_err(|_| bad()))
+            .collect::<Result<Vec<u16>, D::Error>>()
+            .map(|v| Signature(v.into_boxed_slice()))
+    }
+}
+
 fn estimate(a: &[u16], b: &[u16]) -> f32 {
     if a.len() != b.len() || a.is_empty() {
         return 0.0;
@@ -256,6 +283,20 @@ fn for_each_shingle_hash(text: &str, k: usize, seed: u64, mut f: impl FnMut(u64)
             f(fmix64(h));
         }
     });
+}
+
+/// A 64-bit key of a text's tokens, lowercased, in order: texts that differ only in case,
+/// spacing or punctuation have the same key. `None` for a text with no token.
+pub fn token_sequence_key(text: &str) -> Option<u64> {
+    let mut lower = String::new();
+    let mut h = DEFAULT_SEED;
+    let mut any = false;
+    for_each_token_span(text, |s, e| {
+        any = true;
+        h = (h.rotate_left(23) ^ token_hash(&text[s..e], &mut lower))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    });
+    any.then(|| fmix64(h))
 }
 
 /// FxHash of a token, lowercased (`lower` is scratch space).
@@ -500,6 +541,33 @@ mod tests {
         // One shingle fills one bin; densification copies it to all the others.
         assert!(one.slots().iter().all(|&s| s == 62915));
         assert_eq!(a.slots()[..4], [59818, 62538, 52963, 13660]);
+    }
+
+    #[test]
+    fn signatures_are_written_as_hex_and_read_back() {
+        let sig = hasher()
+            .signature(&topic("harbor-gazette/ferry.html"))
+            .unwrap();
+        let json = serde_json::to_string(&sig).unwrap();
+        assert_eq!(json.len(), 2 + 4 * DEFAULT_PERMUTATIONS);
+        assert!(json.starts_with(&format!("\"{:04x}", sig.slots()[0])));
+        assert_eq!(serde_json::from_str::<Signature>(&json).unwrap(), sig);
+        for bad in ["\"\"", "\"abc\"", "\"zzzz\"", "\"é123\"", "12"] {
+            assert!(serde_json::from_str::<Signature>(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn token_sequence_keys_ignore_case_spacing_and_punctuation() {
+        assert_eq!(
+            token_sequence_key("About  us!"),
+            token_sequence_key("about us")
+        );
+        assert_ne!(
+            token_sequence_key("about us"),
+            token_sequence_key("us about")
+        );
+        assert_eq!(token_sequence_key(" -- "), None);
     }
 
     #[test]

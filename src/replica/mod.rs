@@ -1,18 +1,22 @@
-//! Replica removal (004 §5): the fingerprints that find copies of a page's topic content, and
-//! the detector that remembers the fingerprints of the pages kept so far.
+//! Replica removal (004 §5): the fingerprints that find copies of a page's content, and the
+//! detector that remembers the fingerprints of the pages kept so far.
 //!
-//! Two fingerprints, both computed on the topic content, not on the raw page, so that the same
-//! article in two templates matches and two articles in one template do not:
+//! Fingerprints are computed on cleaned text, not on the raw page, so that the same article in
+//! two templates matches and two articles in one template do not:
 //!
-//! - the **exact** fingerprint: MD5 of the normalised topic text (its tokens, lowercased, one
-//!   space apart), which finds copies that differ only in markup, case, spacing or punctuation;
-//! - the **keyword** fingerprint of the paper (Steps 1-6): the page's features sorted by term
-//!   frequency then alphabet, the first `Percentage` of them, sorted alphabetically, the first
-//!   `Sum2 DIV Interval * Interval`, hashed with MD5; it finds near-replicas whose wording
-//!   differs a little.
+//! - the **exact** fingerprint: MD5 of the normalised **replica text** (its tokens, lowercased,
+//!   one space apart), which finds copies that differ only in markup, case, spacing or
+//!   punctuation. The replica text ([`template`]) is the page's visible text without its web
+//!   site's template lines, learnt from the site's other pages; where no template is known, it
+//!   is the topic content;
+//! - the **keyword** fingerprint of the paper (Steps 1-6), on the topic content's features:
+//!   sorted by term frequency then alphabet, the first `Percentage` of them, sorted
+//!   alphabetically, the first `Sum2 DIV Interval * Interval`, hashed with MD5; it finds
+//!   near-replicas whose wording differs a little.
 //!
-//! and, beyond the paper, [`minhash`]: MinHash signatures of word shingles in an LSH index,
-//! which find near-replicas by their estimated Jaccard similarity (the default detector).
+//! and, beyond the paper, [`minhash`]: MinHash signatures of the replica text's word shingles
+//! in an LSH index, which find near-replicas by their estimated Jaccard similarity (the
+//! default detector).
 //!
 //! The first-seen page of a group is kept; a later page whose fingerprint was seen (or whose
 //! signature is close enough to a kept one's) is a replica of that kept page. The exact
@@ -27,6 +31,7 @@ pub mod benchmark;
 pub mod evaluate;
 pub mod locate;
 pub mod minhash;
+pub mod template;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -165,13 +170,13 @@ pub fn keyword_fingerprint(
 /// The fingerprints of one page.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fingerprints {
-    /// MD5 of the normalised topic text.
+    /// MD5 of the normalised replica text (see [`template`]).
     pub exact: Option<Fingerprint>,
-    /// The paper's keyword fingerprint.
+    /// The paper's keyword fingerprint, of the topic content's features.
     pub keyword: Option<Fingerprint>,
-    /// MinHash signature of the topic content (MinHash detection only). Never written to the
-    /// records: a resumed run recomputes it from the record's topic content.
-    #[serde(skip)]
+    /// MinHash signature of the replica text (MinHash detection only), kept in the records so
+    /// that a resumed run refills its LSH index without the pages.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub minhash: Option<Signature>,
 }
 
@@ -179,7 +184,7 @@ pub struct Fingerprints {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReplicaKind {
-    /// Same normalised topic text.
+    /// Same normalised replica text.
     Exact,
     /// Same keyword fingerprint, different text.
     Near,

@@ -1,0 +1,412 @@
+//! Site templates: the lines a site repeats on its pages, learnt in the statistics pass, and the
+//! **replica text** they leave of a page, which MinHash and the exact fingerprint compare.
+//!
+//! The cleaner judges one page at a time, so it can keep a template's text (a sign-in prompt, a
+//! notice) or lose the article (a forum post list, a product grid); two different articles in
+//! one template then look alike, and one article in two templates does not. A site's other
+//! pages show what its template is: a line (heading, paragraph line, list item, menu entry,
+//! normalised like the exact fingerprint) on at least `min_pages` pages of the site, and on at
+//! least `min_share` of them, is template. The replica text of a page is its visible text
+//! without its site's template lines; where the site taught no template (too few pages, a local
+//! file with no host), or nothing is left, it is the topic content.
+//!
+//! Memory is bounded: each site is learnt from its first `sample_pages` pages in input order,
+//! after which only its template lines are kept; and at most `max_tracked_lines` counted lines
+//! are held at once, pages past that budget being counted but not learnt from (reported).
+//! What is kept is two sorted vectors of 64-bit keys (site, and site × line), saved in
+//! `stats.json`.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use md5::{Digest, Md5};
+use serde::{Deserialize, Serialize};
+
+use super::minhash::token_sequence_key;
+
+/// How template lines are told from a page's own.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TemplateParams {
+    /// Least number of a site's pages that carry a line for it to be template.
+    pub min_pages: u32,
+    /// Least share of the site's learnt pages that carry a template line.
+    pub min_share: f32,
+    /// Pages of each site learnt from (its first ones, in input order).
+    pub sample_pages: u32,
+    /// Most counted lines held at once while learning.
+    pub max_tracked_lines: usize,
+}
+
+impl Default for TemplateParams {
+    fn default() -> Self {
+        TemplateParams {
+            min_pages: 3,
+            min_share: 0.05,
+            sample_pages: 64,
+            max_tracked_lines: 4_000_000,
+        }
+    }
+}
+
+impl TemplateParams {
+    /// Pages out of `learnt` that must carry a line for it to be template.
+    fn threshold(&self, learnt: u32) -> u32 {
+        let share = (f64::from(self.min_share) * f64::from(learnt)).ceil() as u32;
+        self.min_pages.max(share).max(1)
+    }
+}
+
+/// The key of a text line: a hash of its tokens, lowercased, in order (see
+/// [`token_sequence_key`]); `None` for a line with no token.
+pub fn line_key(line: &str) -> Option<u64> {
+    token_sequence_key(line)
+}
+
+fn site_key(site: &str) -> u64 {
+    first_u64(&Md5::digest(site.as_bytes()))
+}
+
+fn first_u64(digest: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(b)
+}
+
+/// The key of a line of a site's template.
+fn entry_key(site: u64, line: u64) -> u64 {
+    let mut h = site.rotate_left(29) ^ line;
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// The distinct line keys of a text, sorted.
+fn distinct_line_keys(text: &str) -> Vec<u64> {
+    let mut keys: Vec<u64> = text.lines().filter_map(line_key).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// What one site's learnt pages have shown.
+#[derive(Debug, Clone, Default)]
+struct SiteSample {
+    /// Pages learnt from.
+    learnt: u32,
+    /// Pages on which each line was seen (after sealing, template lines only).
+    lines: HashMap<u64, u32>,
+    /// True once `sample_pages` pages were learnt.
+    sealed: bool,
+}
+
+/// Learns site templates page by page, in input order.
+#[derive(Debug, Clone, Default)]
+pub struct TemplateBuilder {
+    params: TemplateParams,
+    sites: HashMap<String, SiteSample>,
+    tracked: usize,
+    unlearnt_pages: u64,
+}
+
+impl TemplateBuilder {
+    /// An empty builder.
+    pub fn new(params: TemplateParams) -> Self {
+        TemplateBuilder {
+            params,
+            ..TemplateBuilder::default()
+        }
+    }
+
+    /// Learns from one page of `site`: its visible text, lines as rendered.
+    pub fn add_page(&mut self, site: &str, visible_text: &str) {
+        let params = self.params;
+        if self.sites.get(site).is_some_and(|s| s.sealed) {
+            return;
+        }
+        let keys = distinct_line_keys(visible_text);
+        let sample = self.sites.entry(site.to_string()).or_default();
+        let new = keys
+            .iter()
+            .filter(|k| !sample.lines.contains_key(k))
+            .count();
+        if self.tracked + new > params.max_tracked_lines {
+            self.unlearnt_pages += 1;
+            return;
+        }
+        self.tracked += new;
+        sample.learnt += 1;
+        for k in keys {
+            *sample.lines.entry(k).or_insert(0) += 1;
+        }
+        if sample.learnt >= params.sample_pages {
+            let threshold = params.threshold(sample.learnt);
+            let before = sample.lines.len();
+            sample.lines.retain(|_, n| *n >= threshold);
+            sample.lines.shrink_to_fit();
+            sample.sealed = true;
+            self.tracked -= before - sample.lines.len();
+        }
+    }
+
+    /// The templates learnt.
+    pub fn finish(self) -> SiteTemplates {
+        let params = self.params;
+        let mut site_keys = Vec::new();
+        let mut lines = Vec::new();
+        let mut learnt_pages = 0u64;
+        for (site, sample) in &self.sites {
+            learnt_pages += u64::from(sample.learnt);
+            if sample.learnt < params.min_pages {
+                continue;
+            }
+            let threshold = params.threshold(sample.learnt);
+            let sk = site_key(site);
+            let before = lines.len();
+            lines.extend(
+                sample
+                    .lines
+                    .iter()
+                    .filter(|(_, n)| **n >= threshold)
+                    .map(|(&line, _)| entry_key(sk, line)),
+            );
+            if lines.len() > before {
+                site_keys.push(sk);
+            }
+        }
+        site_keys.sort_unstable();
+        lines.sort_unstable();
+        lines.dedup();
+        SiteTemplates {
+            params,
+            learnt_pages,
+            unlearnt_pages: self.unlearnt_pages,
+            site_keys,
+            lines,
+        }
+    }
+}
+
+/// The learnt templates of a collection's sites.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SiteTemplates {
+    /// How they were learnt.
+    pub params: TemplateParams,
+    /// Pages learnt from.
+    pub learnt_pages: u64,
+    /// Pages not learnt from because the line budget was spent.
+    pub unlearnt_pages: u64,
+    /// Keys of the sites with a template, sorted.
+    pub site_keys: Vec<u64>,
+    /// Keys of (site, template line), sorted.
+    pub lines: Vec<u64>,
+}
+
+impl SiteTemplates {
+    /// Sites with a template.
+    pub fn sites(&self) -> usize {
+        self.site_keys.len()
+    }
+
+    /// True when `line` is a line of `site`'s template.
+    pub fn is_template_line(&self, site: &str, line: &str) -> bool {
+        line_key(line).is_some_and(|k| {
+            self.lines
+                .binary_search(&entry_key(site_key(site), k))
+                .is_ok()
+        })
+    }
+
+    /// The text replica detection compares: `visible_text` (lines as rendered) without the
+    /// lines of `site`'s template, or `topic_text` when the site has no template or nothing
+    /// is left.
+    pub fn replica_text<'a>(
+        &self,
+        site: Option<&str>,
+        visible_text: &'a str,
+        topic_text: &'a str,
+    ) -> Cow<'a, str> {
+        let Some(sk) = site
+            .map(site_key)
+            .filter(|sk| self.site_keys.binary_search(sk).is_ok())
+        else {
+            return Cow::Borrowed(topic_text);
+        };
+        let mut out = String::new();
+        for line in visible_text.lines() {
+            let Some(k) = line_key(line) else { continue };
+            if self.lines.binary_search(&entry_key(sk, k)).is_err() {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(line.trim());
+            }
+        }
+        if out.is_empty() {
+            Cow::Borrowed(topic_text)
+        } else {
+            Cow::Owned(out)
+        }
+    }
+
+    /// Bytes the keys take.
+    pub fn memory_bytes(&self) -> usize {
+        (self.site_keys.capacity() + self.lines.capacity()) * std::mem::size_of::<u64>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MENU: &str = "Home\nNews\nSports\nAbout us";
+    const FOOTER: &str = "Copyright 2026 Harbor Gazette. All rights reserved.";
+
+    fn page(body: &str) -> String {
+        format!("{MENU}\n\n{body}\n\n{FOOTER}")
+    }
+
+    fn article(n: usize) -> String {
+        format!(
+            "Article {n} about the harbour.\nThe tide rose {n} metres overnight and the ferry \
+             waited for the pilot boat."
+        )
+    }
+
+    fn learnt(pages: &[(&str, String)], params: TemplateParams) -> SiteTemplates {
+        let mut b = TemplateBuilder::new(params);
+        for (site, text) in pages {
+            b.add_page(site, text);
+        }
+        b.finish()
+    }
+
+    #[test]
+    fn lines_on_enough_pages_of_a_site_are_its_template() {
+        let pages: Vec<(&str, String)> = (0..4)
+            .map(|n| ("gazette.example", page(&article(n))))
+            .collect();
+        let t = learnt(&pages, TemplateParams::default());
+        assert_eq!(t.sites(), 1);
+        assert_eq!(t.learnt_pages, 4);
+        assert!(t.is_template_line("gazette.example", "  HOME "));
+        assert!(t.is_template_line("gazette.example", FOOTER));
+        assert!(!t.is_template_line("gazette.example", "Article 1 about the harbour."));
+        // Another site's template is its own.
+        assert!(!t.is_template_line("other.example", "Home"));
+        let text = page(&article(2));
+        let replica = t.replica_text(Some("gazette.example"), &text, "topic");
+        assert_eq!(replica, article(2));
+    }
+
+    #[test]
+    fn without_a_template_the_replica_text_is_the_topic_content() {
+        let pages: Vec<(&str, String)> = (0..2)
+            .map(|n| ("small.example", page(&article(n))))
+            .collect();
+        let t = learnt(&pages, TemplateParams::default());
+        assert_eq!(t.sites(), 0, "two pages teach no template");
+        let text = page(&article(0));
+        assert_eq!(
+            t.replica_text(Some("small.example"), &text, "topic"),
+            "topic"
+        );
+        assert_eq!(t.replica_text(None, &text, "topic"), "topic");
+        // A page made only of template lines falls back too.
+        let pages: Vec<(&str, String)> = (0..3).map(|_| ("s.example", page(""))).collect();
+        let t = learnt(&pages, TemplateParams::default());
+        assert_eq!(
+            t.replica_text(Some("s.example"), &page(""), "topic"),
+            "topic"
+        );
+    }
+
+    #[test]
+    fn one_article_in_two_templates_gives_one_replica_text() {
+        let mut pages = Vec::new();
+        for n in 0..3 {
+            pages.push(("a.example", page(&article(n))));
+            pages.push((
+                "b.example",
+                format!(
+                    "Sign in\nRegister\n\n{}\n\nPowered by a forum engine",
+                    article(n + 10)
+                ),
+            ));
+        }
+        let t = learnt(&pages, TemplateParams::default());
+        let a = page(&article(7));
+        let b = format!(
+            "Sign in\nRegister\n\n{}\n\nPowered by a forum engine",
+            article(7)
+        );
+        assert_eq!(
+            t.replica_text(Some("a.example"), &a, ""),
+            t.replica_text(Some("b.example"), &b, "")
+        );
+    }
+
+    #[test]
+    fn the_share_rule_spares_a_line_few_pages_of_a_big_site_carry() {
+        let params = TemplateParams {
+            min_share: 0.5,
+            ..TemplateParams::default()
+        };
+        let mut pages: Vec<(&str, String)> = (0..10)
+            .map(|n| ("big.example", page(&article(n))))
+            .collect();
+        for p in pages.iter_mut().take(4) {
+            p.1.push_str("\n\nRelated: the lighthouse reopens");
+        }
+        let t = learnt(&pages, params);
+        assert!(t.is_template_line("big.example", "Home"));
+        assert!(!t.is_template_line("big.example", "Related: the lighthouse reopens"));
+    }
+
+    #[test]
+    fn learning_stops_at_the_sample_and_the_budget() {
+        let params = TemplateParams {
+            sample_pages: 3,
+            ..TemplateParams::default()
+        };
+        let mut b = TemplateBuilder::new(params);
+        for n in 0..10 {
+            b.add_page("s.example", &page(&article(n)));
+        }
+        // Sealed after three pages: only the five template lines are held.
+        assert_eq!(b.tracked, 5);
+        let t = b.finish();
+        assert_eq!(t.learnt_pages, 3);
+        assert!(t.is_template_line("s.example", "News"));
+
+        let params = TemplateParams {
+            max_tracked_lines: 10,
+            ..TemplateParams::default()
+        };
+        let mut b = TemplateBuilder::new(params);
+        for n in 0..4 {
+            b.add_page("s.example", &page(&article(n)));
+        }
+        // 7 lines for the first page, 2 new for the second; the third would pass 10.
+        let t = b.finish();
+        assert_eq!((t.learnt_pages, t.unlearnt_pages), (2, 2));
+        assert_eq!(t.sites(), 0);
+    }
+
+    #[test]
+    fn keys_do_not_depend_on_case_spacing_or_punctuation() {
+        assert_eq!(line_key("About  us!"), line_key("about us"));
+        assert_ne!(line_key("about us"), line_key("about them"));
+        assert_eq!(line_key(" -- "), None);
+    }
+
+    #[test]
+    fn templates_round_trip_through_json() {
+        let pages: Vec<(&str, String)> = (0..3).map(|n| ("j.example", page(&article(n)))).collect();
+        let t = learnt(&pages, TemplateParams::default());
+        let back: SiteTemplates =
+            serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
+        assert_eq!(back, t);
+    }
+}
