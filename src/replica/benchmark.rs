@@ -6,12 +6,13 @@
 //! Main content is found from the reference text with [`locate_main_content`], never with a
 //! cleaner, and moved with [`transplant`]. Pages whose main content cannot be located are left
 //! out of all three sets and counted, and so are pages whose reference repeats an earlier
-//! page's (same tokens: the set's own replicas, which would make a non-replica a replica). The usable pages are shuffled with the seed and split:
-//! the first half (rounded up) is the base set, the rest are **donors** whose main content
-//! fills the non-replica pages, so that a non-replica's content is really in no base page (a
-//! donor from the base set would make every correct content match an "error"). Near-replica
-//! templates are a seeded cyclic permutation of the base pages (never the page itself); donors
-//! are dealt out in seeded order, reused when there are fewer donors than base pages.
+//! page's (same tokens: the set's own replicas, which would make a non-replica a replica). The
+//! usable pages are shuffled with the seed (ChaCha8) and split: the first half (rounded up) is
+//! the base set, the rest are **donors** whose main content fills the non-replica pages, so
+//! that a non-replica's content is really in no base page (a donor from the base set would
+//! make every correct content match an "error"). Near-replica templates are a seeded cyclic
+//! permutation of the base pages (never the page itself); donors are dealt out in seeded
+//! order, reused when there are fewer donors than base pages.
 //!
 //! Output, all UTF-8, byte-identical for the same set and seed whatever the threads:
 //! `DIR/base/<id>.html`, `DIR/near/<id>.html`, `DIR/non/<id>.html`, `DIR/pairs.jsonl` (one
@@ -23,6 +24,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use ego_tree::NodeId;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use scraper::Html;
 use serde::{Deserialize, Serialize};
@@ -296,13 +300,13 @@ fn plan(n: usize, seed: u64) -> Option<Plan> {
     if n < 3 {
         return None;
     }
-    let mut rng = SplitMix64(seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut order: Vec<usize> = (0..n).collect();
-    rng.shuffle(&mut order);
+    order.shuffle(&mut rng);
     let mut base = order[..n.div_ceil(2)].to_vec();
     base.sort_unstable();
     let donors = order[n.div_ceil(2)..].to_vec();
-    let template = rng.cyclic_permutation(base.len());
+    let template = cyclic_permutation(base.len(), &mut rng);
     Some(Plan {
         base,
         donors,
@@ -400,41 +404,15 @@ pub fn benchmark_file(dir: &Path, name: &str) -> Result<PathBuf> {
     Ok(dir.join(relative))
 }
 
-/// A small seeded generator (SplitMix64): the same numbers on every platform and version.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+/// A random permutation of `0..n` made of one cycle (Sattolo's algorithm): no `i` maps to
+/// itself when `n` > 1, so no near-replica is put into its own template.
+fn cyclic_permutation(n: usize, rng: &mut ChaCha8Rng) -> Vec<usize> {
+    let mut p: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = rng.random_range(0..i);
+        p.swap(i, j);
     }
-
-    /// A number in `0..n` (`n` > 0), without modulo bias worth caring about for page counts.
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
-    }
-
-    /// Fisher-Yates.
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = self.below(i + 1);
-            items.swap(i, j);
-        }
-    }
-
-    /// A random permutation of `0..n` made of one cycle (Sattolo): no `i` maps to itself when
-    /// `n` > 1.
-    fn cyclic_permutation(&mut self, n: usize) -> Vec<usize> {
-        let mut p: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
-            let j = self.below(i);
-            p.swap(i, j);
-        }
-        p
-    }
+    p
 }
 
 #[cfg(test)]

@@ -11,22 +11,33 @@
 //! the one with the fewest tokens; ties go to the deepest, then to the first in document order.
 //! Text under `<script>`, `<style>`, `<noscript>`, `<template>` and `<head>` is not visible and
 //! not counted. When only `<body>` itself (or nothing) qualifies, the content is not
-//! separable from the template and the page is left out.
+//! separable from the template and the page is left out; so is a page whose text outside the
+//! node still holds more than [`MAX_OUTSIDE_COVERAGE`] (half) of the reference's 5-word
+//! shingles (passages, not shared vocabulary): it holds its main content twice (a print copy,
+//! a republishing box, a second layout), and swapping one copy would leave the other in place.
 //!
 //! Coverage of every element is computed bottom-up in one pass, merging the children's token
 //! counts small-to-large, so a page costs O(tokens × log tokens) whatever its depth.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use ego_tree::NodeId;
 use scraper::{Html, Node};
 use serde::Serialize;
 
+use super::minhash::shingle_hashes;
 use crate::text::tokens::for_each_token_span;
 
 /// Least share of the reference's tokens the main-content node must hold.
 pub const MIN_COVERAGE: f32 = 0.8;
+
+/// Most share of the reference's 5-word shingles the text outside the main-content node may
+/// hold.
+pub const MAX_OUTSIDE_COVERAGE: f32 = 0.5;
+
+/// Words per shingle of the repeat check.
+const REPEAT_SHINGLE: usize = 5;
 
 /// Elements whose text is never visible.
 const INVISIBLE: &[&str] = &["script", "style", "noscript", "template", "head"];
@@ -68,6 +79,12 @@ pub enum NotLocated {
     },
     /// Only `<body>` (or `<html>`) holds enough of it: content and template are not apart.
     WholeBody,
+    /// The text outside the node holds `outside` of the reference's shingles too: the page
+    /// repeats its main content.
+    Repeated {
+        /// Share of the reference's 5-word shingles in the rest of `<body>`.
+        outside: f32,
+    },
 }
 
 impl NotLocated {
@@ -77,6 +94,7 @@ impl NotLocated {
             NotLocated::EmptyReference => "empty reference",
             NotLocated::LowCoverage { .. } => "reference not found in the page",
             NotLocated::WholeBody => "only <body> holds the reference",
+            NotLocated::Repeated { .. } => "main content repeated outside its node",
         }
     }
 }
@@ -90,6 +108,12 @@ impl fmt::Display for NotLocated {
                 self.reason(),
                 best * 100.0,
                 MIN_COVERAGE * 100.0
+            ),
+            NotLocated::Repeated { outside } => write!(
+                f,
+                "{} ({:.0}% of the reference outside it)",
+                self.reason(),
+                outside * 100.0
             ),
             _ => f.write_str(self.reason()),
         }
@@ -248,10 +272,10 @@ fn element_figures(doc: &Html, visits: &[Visit], reference: &Reference) -> Vec<O
 /// Locates the main-content node of `doc` from its `reference` text (see the module's rule).
 pub fn locate_main_content(
     doc: &Html,
-    reference: &str,
+    reference_text: &str,
     min_coverage: f32,
 ) -> Result<Located, NotLocated> {
-    let reference = Reference::new(reference);
+    let reference = Reference::new(reference_text);
     if reference.total == 0 {
         return Err(NotLocated::EmptyReference);
     }
@@ -277,6 +301,10 @@ pub fn locate_main_content(
             }
         });
     };
+    let outside = outside_share(doc, visits[i].id, reference_text);
+    if outside > MAX_OUTSIDE_COVERAGE {
+        return Err(NotLocated::Repeated { outside });
+    }
     Ok(Located {
         node: visits[i].id,
         figures: Coverage {
@@ -287,6 +315,34 @@ pub fn locate_main_content(
             body_tokens: body_figures.0,
         },
     })
+}
+
+/// Share of the 5-word shingles of `reference` found in the visible text of `doc`'s `<body>`
+/// outside `node` (0 for a reference shorter than a shingle).
+fn outside_share(doc: &Html, node: NodeId, reference: &str) -> f32 {
+    let wanted: HashSet<u64> = shingle_hashes(reference, REPEAT_SHINGLE, 0)
+        .into_iter()
+        .collect();
+    if wanted.is_empty() {
+        return 0.0;
+    }
+    let mut rest = doc.clone();
+    clear_children(&mut rest, node);
+    let mut text = String::new();
+    for visit in pre_order(&rest) {
+        if visit.in_body
+            && !visit.invisible
+            && let Some(Node::Text(t)) = rest.tree.get(visit.id).map(|n| n.value())
+        {
+            text.push_str(t);
+            text.push(' ');
+        }
+    }
+    let found: HashSet<u64> = shingle_hashes(&text, REPEAT_SHINGLE, 0)
+        .into_iter()
+        .filter(|h| wanted.contains(h))
+        .collect();
+    found.len() as f32 / wanted.len() as f32
 }
 
 /// Replaces the children of `template`'s node `at` with copies of the children of `content`'s
@@ -427,6 +483,25 @@ mod tests {
         let found = locate_main_content(&doc, "flood flood", 1.0).unwrap();
         assert_eq!(tag_of(&doc, found.node), "p");
         assert_eq!(found.figures.node_tokens, 5);
+    }
+
+    #[test]
+    fn left_out_when_the_main_content_is_there_twice() {
+        // A page that prints its article in full again (a print view, a second layout).
+        let html = format!(
+            "<body><nav>Home</nav><article><p>{ARTICLE}</p></article>\
+             <div class='print'><p>{ARTICLE}</p></div><footer>Copyright</footer></body>"
+        );
+        let doc = Html::parse_document(&html);
+        let err = locate_main_content(&doc, ARTICLE, MIN_COVERAGE).unwrap_err();
+        assert_eq!(err, NotLocated::Repeated { outside: 1.0 });
+        assert_eq!(err.reason(), "main content repeated outside its node");
+        // A teaser of a few words elsewhere is not a repeat.
+        let html = format!(
+            "<body><nav>The river rose twice</nav><article><p>{ARTICLE}</p></article></body>"
+        );
+        let doc = Html::parse_document(&html);
+        assert!(locate_main_content(&doc, ARTICLE, MIN_COVERAGE).is_ok());
     }
 
     #[test]
