@@ -111,8 +111,10 @@ enum ReplicasCommand {
     /// non-replica is asked against the base pages; prints hits (near-replicas matched to their
     /// own base page) and errors (non-replicas matched to any base page) for the exact
     /// fingerprint, for the keyword fingerprint over Percentage 10%..100% x Interval 1..10 and
-    /// for MinHash LSH (J >= 0.3, 0.5, 0.7), on the raw pages and on their topic content, and
-    /// writes DIR/eval.json.
+    /// for MinHash LSH (J >= 0.3, 0.5, 0.7), on the raw pages, on their topic content and on
+    /// their replica text (what ingest fingerprints: visible text without the lines of the
+    /// site's template, learnt from the benchmark; a page's site is its template's), and writes
+    /// DIR/eval.json.
     Eval(ReplicasEvalArgs),
 }
 
@@ -153,11 +155,14 @@ struct ReplicasEvalArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ReplicaDetection {
-    /// Exact copies of the topic content only (MD5 of its normalised text).
+    /// Exact copies only: MD5 of the normalised replica text (the visible text without the
+    /// lines the page's web site repeats on its other pages, learnt in the statistics pass; the
+    /// topic content where the site shows no template).
     Exact,
-    /// Exact copies, and near-replicas by the paper's keyword fingerprint (§5).
+    /// Exact copies, and near-replicas by the paper's keyword fingerprint of the topic content
+    /// (§5).
     Keyword,
-    /// Exact copies, and near-replicas whose topic contents share enough 5-word shingles:
+    /// Exact copies, and near-replicas whose replica texts share enough 5-word shingles:
     /// MinHash signatures (128 min-hashes) in an LSH index (32 bands of 4), a replica when the
     /// estimated Jaccard similarity reaches --minhash-threshold.
     Minhash,
@@ -196,7 +201,7 @@ struct IngestArgs {
     #[arg(long, value_enum, default_value_t = ReplicaDetection::Minhash)]
     replicas: ReplicaDetection,
     /// With --replicas minhash: least estimated Jaccard similarity of the 5-word shingle sets
-    /// of two topic contents for the later page to be a near-replica (above 0, at most 1).
+    /// of two replica texts for the later page to be a near-replica (above 0, at most 1).
     #[arg(long, value_name = "J", default_value_t = MinHashParams::default().threshold)]
     minhash_threshold: f32,
     /// Percentage: share of a page's features that make its keyword fingerprint (0 to 1).
