@@ -112,9 +112,9 @@ enum ReplicasCommand {
     /// own base page) and errors (non-replicas matched to any base page) for the exact
     /// fingerprint, for the keyword fingerprint over Percentage 10%..100% x Interval 1..10 and
     /// for MinHash LSH (J >= 0.3, 0.5, 0.7), on the raw pages, on their topic content and on
-    /// their replica text (what ingest fingerprints: visible text without the lines of the
-    /// site's template, learnt from the benchmark; a page's site is its template's), and writes
-    /// DIR/eval.json.
+    /// their replica text (what ingest fingerprints: the page's own text, without the lines of
+    /// its site's template, learnt from the benchmark; a page's site is its template's), and
+    /// writes DIR/eval.json.
     Eval(ReplicasEvalArgs),
 }
 
@@ -155,9 +155,10 @@ struct ReplicasEvalArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum ReplicaDetection {
-    /// Exact copies only: MD5 of the normalised replica text (the visible text without the
-    /// lines the page's web site repeats on its other pages, learnt in the statistics pass; the
-    /// topic content where the site shows no template).
+    /// Exact copies only: MD5 of the normalised replica text (the page's own text: its topic
+    /// content, or its visible text where the cleaner kept too little of it, without the lines
+    /// its web site repeats on other pages, learnt in the statistics pass; the topic content as
+    /// it is where the site shows no template).
     Exact,
     /// Exact copies, and near-replicas by the paper's keyword fingerprint of the topic content
     /// (§5).

@@ -112,7 +112,7 @@ fn eval_reports_three_views_over_the_whole_grid() {
     for needle in [
         "raw page (all visible text)",
         "topic content (cleaned first)",
-        "replica text (visible text minus site-template lines, as ingest)",
+        "replica text (own text, site-template lines left out, as ingest)",
         "P=10%",
         "P=100%",
         "I=10",

@@ -7,7 +7,7 @@
 //! Every detector is run on three views of each page: the **raw** page (all its visible text),
 //! its **topic** content (what the cleaner keeps), which checks the paper's claim that cleaning
 //! first is what lets fingerprints see through templates, and its **replica** text (what
-//! `docview ingest` fingerprints: the visible text without its site's template lines, see
+//! `docview ingest` fingerprints: the page's own text, without its site's template lines, see
 //! [`template`](super::template)). A page's site is its template's page: base and non-replica
 //! page `i` are on site `i`, near-replica `i` on its template's site; the templates are learnt
 //! from the whole benchmark, as ingest learns them from the whole collection.
@@ -215,7 +215,7 @@ pub enum View {
     Raw,
     /// The topic content the cleaner keeps.
     Topic,
-    /// The visible text without the site's template lines (ingest's replica text).
+    /// The page's own text, without the site's template lines (ingest's replica text).
     Replica,
 }
 
@@ -225,7 +225,7 @@ impl View {
         match self {
             View::Raw => "raw page (all visible text)",
             View::Topic => "topic content (cleaned first)",
-            View::Replica => "replica text (visible text minus site-template lines, as ingest)",
+            View::Replica => "replica text (own text, site-template lines left out, as ingest)",
         }
     }
 }

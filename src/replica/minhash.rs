@@ -288,15 +288,20 @@ fn for_each_shingle_hash(text: &str, k: usize, seed: u64, mut f: impl FnMut(u64)
 /// A 64-bit key of a text's tokens, lowercased, in order: texts that differ only in case,
 /// spacing or punctuation have the same key. `None` for a text with no token.
 pub fn token_sequence_key(text: &str) -> Option<u64> {
+    token_sequence(text).map(|(key, _)| key)
+}
+
+/// The [`token_sequence_key`] of a text and its number of tokens.
+pub fn token_sequence(text: &str) -> Option<(u64, usize)> {
     let mut lower = String::new();
     let mut h = DEFAULT_SEED;
-    let mut any = false;
+    let mut n = 0usize;
     for_each_token_span(text, |s, e| {
-        any = true;
+        n += 1;
         h = (h.rotate_left(23) ^ token_hash(&text[s..e], &mut lower))
             .wrapping_mul(0x9E37_79B9_7F4A_7C15);
     });
-    any.then(|| fmix64(h))
+    (n > 0).then(|| (fmix64(h), n))
 }
 
 /// FxHash of a token, lowercased (`lower` is scratch space).

@@ -6,9 +6,9 @@
 //!
 //! - the **exact** fingerprint: MD5 of the normalised **replica text** (its tokens, lowercased,
 //!   one space apart), which finds copies that differ only in markup, case, spacing or
-//!   punctuation. The replica text ([`template`]) is the page's visible text without its web
-//!   site's template lines, learnt from the site's other pages; where no template is known, it
-//!   is the topic content;
+//!   punctuation. The replica text ([`template`]) is the page's own text: its topic content,
+//!   or its visible text where the cleaner kept too little of it, without the lines its web
+//!   site repeats on other pages; where no template is known, it is the topic content;
 //! - the **keyword** fingerprint of the paper (Steps 1-6), on the topic content's features:
 //!   sorted by term frequency then alphabet, the first `Percentage` of them, sorted
 //!   alphabetically, the first `Sum2 DIV Interval * Interval`, hashed with MD5; it finds

@@ -6,9 +6,13 @@
 //! one template then look alike, and one article in two templates does not. A site's other
 //! pages show what its template is: a line (heading, paragraph line, list item, menu entry,
 //! normalised like the exact fingerprint) on at least `min_pages` pages of the site, and on at
-//! least `min_share` of them, is template. The replica text of a page is its visible text
-//! without its site's template lines; where the site taught no template (too few pages, a local
-//! file with no host), or nothing is left, it is the topic content.
+//! least `min_share` of them, is template. Without those lines, a page's topic content is what
+//! the cleaner kept of the page's own text, and its visible text is all of the page's own text
+//! (the article, and whatever else changes from page to page: comments, related links). The
+//! **replica text** is the first, trusted while it holds at least `min_topic_share` of the
+//! second's tokens, else the second (the cleaner kept a template block or lost the article).
+//! Where the site taught no template (too few pages, a local file with no host), or nothing is
+//! left, it is the topic content.
 //!
 //! Memory is bounded: each site is learnt from its first `sample_pages` pages in input order,
 //! after which only its template lines are kept; and at most `max_tracked_lines` counted lines
@@ -22,7 +26,8 @@ use std::collections::HashMap;
 use md5::{Digest, Md5};
 use serde::{Deserialize, Serialize};
 
-use super::minhash::token_sequence_key;
+use super::minhash::{token_sequence, token_sequence_key};
+use crate::text::tokens::count_tokens;
 
 /// How template lines are told from a page's own.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -35,6 +40,9 @@ pub struct TemplateParams {
     pub sample_pages: u32,
     /// Most counted lines held at once while learning.
     pub max_tracked_lines: usize,
+    /// Least share of the page's own text (tokens) the topic content must keep, template lines
+    /// left out, to be the replica text.
+    pub min_topic_share: f32,
 }
 
 impl Default for TemplateParams {
@@ -44,6 +52,7 @@ impl Default for TemplateParams {
             min_share: 0.05,
             sample_pages: 64,
             max_tracked_lines: 4_000_000,
+            min_topic_share: 0.2,
         }
     }
 }
@@ -218,9 +227,9 @@ impl SiteTemplates {
         })
     }
 
-    /// The text replica detection compares: `visible_text` (lines as rendered) without the
-    /// lines of `site`'s template, or `topic_text` when the site has no template or nothing
-    /// is left.
+    /// The text replica detection compares (see the module's rule): `topic_text` or
+    /// `visible_text` (lines as rendered) without the lines of `site`'s template, or
+    /// `topic_text` as it is when the site has no template or nothing is left.
     pub fn replica_text<'a>(
         &self,
         site: Option<&str>,
@@ -233,21 +242,47 @@ impl SiteTemplates {
         else {
             return Cow::Borrowed(topic_text);
         };
+        let (kept, kept_tokens) = self.own_lines(sk, topic_text, true);
+        let share = f64::from(self.params.min_topic_share);
+        let enough =
+            |own_tokens: usize| kept_tokens > 0 && kept_tokens as f64 >= share * own_tokens as f64;
+        // All visible tokens bound the page's own ones: counting them is cheaper than keying
+        // every line, and usually settles it.
+        let chosen = if enough(count_tokens(visible_text))
+            || enough(self.own_lines(sk, visible_text, false).1)
+        {
+            kept
+        } else {
+            self.own_lines(sk, visible_text, true).0
+        };
+        if chosen.is_empty() {
+            Cow::Borrowed(topic_text)
+        } else {
+            Cow::Owned(chosen)
+        }
+    }
+
+    /// The lines of `text` that are not lines of the template of the site keyed `sk` (when
+    /// `write` is set; else an empty string), and their number of tokens.
+    fn own_lines(&self, sk: u64, text: &str, write: bool) -> (String, usize) {
         let mut out = String::new();
-        for line in visible_text.lines() {
-            let Some(k) = line_key(line) else { continue };
-            if self.lines.binary_search(&entry_key(sk, k)).is_err() {
+        let mut tokens = 0;
+        for line in text.lines() {
+            let Some((k, n)) = token_sequence(line) else {
+                continue;
+            };
+            if self.lines.binary_search(&entry_key(sk, k)).is_ok() {
+                continue;
+            }
+            tokens += n;
+            if write {
                 if !out.is_empty() {
                     out.push('\n');
                 }
                 out.push_str(line.trim());
             }
         }
-        if out.is_empty() {
-            Cow::Borrowed(topic_text)
-        } else {
-            Cow::Owned(out)
-        }
+        (out, tokens)
     }
 
     /// Bytes the keys take.
@@ -298,6 +333,34 @@ mod tests {
         let text = page(&article(2));
         let replica = t.replica_text(Some("gazette.example"), &text, "topic");
         assert_eq!(replica, article(2));
+    }
+
+    #[test]
+    fn the_topic_content_is_trusted_while_it_keeps_enough_of_the_page_s_own_text() {
+        let pages: Vec<(&str, String)> = (0..3)
+            .map(|n| ("gazette.example", page(&article(n))))
+            .collect();
+        let t = learnt(&pages, TemplateParams::default());
+        // The page's own text: the article (20 tokens) and comments that change per page (60).
+        let comments =
+            "Reader comment: I saw the ferry from the pier and it was late again.\n".repeat(4);
+        let text = page(&format!("{}\n{comments}", article(5)));
+        // The cleaner kept the article (and a menu line): that, without the menu line.
+        let topic = format!("News\n{}", article(5));
+        assert_eq!(
+            t.replica_text(Some("gazette.example"), &text, &topic),
+            article(5)
+        );
+        // The cleaner kept only template text: the page's own text instead.
+        let replica = t.replica_text(Some("gazette.example"), &text, FOOTER);
+        assert!(replica.starts_with(&article(5)) && replica.contains("Reader comment"));
+        // It kept a sliver (5 of the page's 80 own tokens): the page's own text too.
+        let replica = t.replica_text(
+            Some("gazette.example"),
+            &text,
+            "Article 5 about the harbour.",
+        );
+        assert!(replica.contains("Reader comment"));
     }
 
     #[test]
