@@ -3,9 +3,9 @@
 //! order through replica removal into the DocView records and the three indexes.
 //!
 //! Two passes: the first builds the collection statistics (document frequencies, aggressive stop
-//! words, shared titles, site templates) unless a `--stats` file gives them; the second ingests. Neither holds
-//! the collection: a reader thread hands out batches of pages, the workers process one batch
-//! while the next is read. Output order is the input order whatever the thread count. Commits
+//! words, shared titles, site templates) unless a `--stats` file gives them; the second
+//! ingests. Neither holds the collection: a reader thread hands out batches of pages, the
+//! workers process one batch while the next is read. Output order is the input order whatever the thread count. Commits
 //! every `commit_every` pages make the outputs durable together (see [`state`]); a run stopped
 //! at any point resumes from its last commit.
 

@@ -1,7 +1,7 @@
 //! What a worker does with one page: the first pass counts its features for the collection
 //! statistics; the second cleans it, integrates it into a DocView and fingerprints it (MD5 and
-//! MinHash signature of its replica text, the keyword fingerprint of its topic content). Plain functions over owned data, so
-//! pages run in parallel in any order.
+//! MinHash signature of its replica text, the keyword fingerprint of its topic content). Plain
+//! functions over owned data, so pages run in parallel in any order.
 
 use std::collections::HashMap;
 
@@ -155,17 +155,18 @@ pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed,
     };
     let integrated = integrate(&raw.url, site.as_deref(), &page, lang, cx);
     let fulltext = page.tree.all_text();
-    let replica_text = w.stats.site_templates.replica_text(
-        host_of(&raw.url).as_deref(),
-        &fulltext,
-        &integrated.docview.topic_content,
-    );
-    let fingerprints = Fingerprints {
-        exact: exact_fingerprint(&replica_text),
-        keyword: keyword_fingerprint(&integrated.term_counts, w.keyword),
-        minhash: w.minhash.and_then(|m| m.signature(&replica_text)),
+    let fingerprints = {
+        let replica_text = w.stats.site_templates.replica_text(
+            host_of(&raw.url).as_deref(),
+            &fulltext,
+            &integrated.docview.topic_content,
+        );
+        Fingerprints {
+            exact: exact_fingerprint(&replica_text),
+            keyword: keyword_fingerprint(&integrated.term_counts, w.keyword),
+            minhash: w.minhash.and_then(|m| m.signature(&replica_text)),
+        }
     };
-    drop(replica_text);
     Ok(Processed {
         seq,
         origin: raw.origin,
