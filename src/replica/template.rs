@@ -114,7 +114,8 @@ struct SiteSample {
 #[derive(Debug, Clone, Default)]
 pub struct TemplateBuilder {
     params: TemplateParams,
-    sites: HashMap<String, SiteSample>,
+    /// By site key: a host costs 8 bytes and its sample, not its name.
+    sites: HashMap<u64, SiteSample>,
     tracked: usize,
     unlearnt_pages: u64,
 }
@@ -131,11 +132,12 @@ impl TemplateBuilder {
     /// Learns from one page of `site`: its visible text, lines as rendered.
     pub fn add_page(&mut self, site: &str, visible_text: &str) {
         let params = self.params;
-        if self.sites.get(site).is_some_and(|s| s.sealed) {
+        let sk = site_key(site);
+        if self.sites.get(&sk).is_some_and(|s| s.sealed) {
             return;
         }
         let keys = distinct_line_keys(visible_text);
-        let sample = self.sites.entry(site.to_string()).or_default();
+        let sample = self.sites.entry(sk).or_default();
         let new = keys
             .iter()
             .filter(|k| !sample.lines.contains_key(k))
@@ -165,13 +167,12 @@ impl TemplateBuilder {
         let mut site_keys = Vec::new();
         let mut lines = Vec::new();
         let mut learnt_pages = 0u64;
-        for (site, sample) in &self.sites {
+        for (&sk, sample) in &self.sites {
             learnt_pages += u64::from(sample.learnt);
             if sample.learnt < params.min_pages {
                 continue;
             }
             let threshold = params.threshold(sample.learnt);
-            let sk = site_key(site);
             let before = lines.len();
             lines.extend(
                 sample
