@@ -3,8 +3,9 @@
 //! then the LSH lookup and insertion, over a fresh index each iteration. Topic contents come
 //! from the framework cleaner, once at setup; the index's memory per page is printed there.
 //! A second benchmark does what ingest does on pages of sites with a template: the replica text
-//! first (each visible line's key looked up in the site templates), then the same signature,
-//! lookup and insertion; the sample's pages are taken as sites of four pages each.
+//! first (the topic content's lines keyed against the site template, the visible text's tokens
+//! counted, its lines keyed too when that does not settle it), then the same signature, lookup
+//! and insertion; the sample's pages are taken as sites of four pages each.
 //!
 //! The sample is the first 100 pages of ../shared/corpus/wcxb-dev when that folder is there,
 //! otherwise the labelled pages of corpus-samples/. `cargo bench --bench replica`.
