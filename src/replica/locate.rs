@@ -27,7 +27,7 @@ use scraper::{Html, Node};
 use serde::Serialize;
 
 use super::minhash::shingle_hashes;
-use crate::text::tokens::for_each_token_span;
+use crate::text::tokens::for_each_lower_token;
 
 /// Least share of the reference's tokens the main-content node must hold.
 pub const MIN_COVERAGE: f32 = 0.8;
@@ -143,21 +143,6 @@ impl Reference {
         });
         Reference { ids, counts, total }
     }
-}
-
-/// Calls `f` with each token of `text`, lowercased.
-fn for_each_lower_token(text: &str, mut f: impl FnMut(&str)) {
-    let mut lower = String::new();
-    for_each_token_span(text, |s, e| {
-        let token = &text[s..e];
-        if token.bytes().any(|b| b.is_ascii_uppercase()) || !token.is_ascii() {
-            lower.clear();
-            lower.extend(token.chars().flat_map(char::to_lowercase));
-            f(&lower);
-        } else {
-            f(token);
-        }
-    });
 }
 
 /// The reference tokens a subtree holds, with their multiset overlap with the reference.

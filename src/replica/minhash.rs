@@ -25,7 +25,7 @@ use std::hash::Hasher;
 use rustc_hash::FxHasher;
 use serde::{Deserialize, Serialize};
 
-use crate::text::tokens::for_each_token_span;
+use crate::text::tokens::for_each_lower_token;
 
 /// Default shingle size, in tokens (words; CJK ideographs count one each).
 pub const DEFAULT_SHINGLE: usize = 5;
@@ -175,7 +175,7 @@ fn estimate(a: &[u16], b: &[u16]) -> f32 {
 }
 
 /// MurmurHash3's 64-bit finaliser.
-fn fmix64(mut h: u64) -> u64 {
+pub(crate) fn fmix64(mut h: u64) -> u64 {
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^= h >> 33;
@@ -271,9 +271,8 @@ fn for_each_shingle_hash(text: &str, k: usize, seed: u64, mut f: impl FnMut(u64)
     // The last k token hashes, as a ring.
     let mut window = vec![0u64; k];
     let mut seen = 0usize;
-    let mut lower = String::new();
-    for_each_token_span(text, |s, e| {
-        window[seen % k] = token_hash(&text[s..e], &mut lower);
+    for_each_lower_token(text, |token| {
+        window[seen % k] = token_hash(token);
         seen += 1;
         if seen >= k {
             let mut h = seed;
@@ -293,34 +292,19 @@ pub fn token_sequence_key(text: &str) -> Option<u64> {
 
 /// The [`token_sequence_key`] of a text and its number of tokens.
 pub fn token_sequence(text: &str) -> Option<(u64, usize)> {
-    let mut lower = String::new();
     let mut h = DEFAULT_SEED;
     let mut n = 0usize;
-    for_each_token_span(text, |s, e| {
+    for_each_lower_token(text, |token| {
         n += 1;
-        h = (h.rotate_left(23) ^ token_hash(&text[s..e], &mut lower))
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h = (h.rotate_left(23) ^ token_hash(token)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     });
     (n > 0).then(|| (fmix64(h), n))
 }
 
-/// FxHash of a token, lowercased (`lower` is scratch space).
-fn token_hash(token: &str, lower: &mut String) -> u64 {
+/// FxHash of a (lowercased) token.
+fn token_hash(token: &str) -> u64 {
     let mut h = FxHasher::default();
-    if token.is_ascii() {
-        if token.bytes().any(|b| b.is_ascii_uppercase()) {
-            lower.clear();
-            lower.push_str(token);
-            lower.make_ascii_lowercase();
-            h.write(lower.as_bytes());
-        } else {
-            h.write(token.as_bytes());
-        }
-    } else {
-        lower.clear();
-        lower.extend(token.chars().flat_map(char::to_lowercase));
-        h.write(lower.as_bytes());
-    }
+    h.write(token.as_bytes());
     h.finish()
 }
 

@@ -39,7 +39,7 @@ use std::fmt;
 use md5::{Digest, Md5};
 use serde::{Deserialize, Serialize};
 
-use crate::text::tokens::for_each_token_span;
+use crate::text::tokens::for_each_lower_token;
 pub use minhash::{LshIndex, MinHashError, MinHashParams, MinHasher, Signature};
 
 /// Default share of the features that make the keyword fingerprint (the paper's system: 0.4).
@@ -96,20 +96,12 @@ impl<'de> Deserialize<'de> for Fingerprint {
 pub fn exact_fingerprint(topic_text: &str) -> Option<Fingerprint> {
     let mut md5 = Md5::new();
     let mut any = false;
-    let mut lower = String::new();
-    for_each_token_span(topic_text, |s, e| {
+    for_each_lower_token(topic_text, |token| {
         if any {
             md5.update(b" ");
         }
         any = true;
-        let token = &topic_text[s..e];
-        if token.bytes().any(|b| b.is_ascii_uppercase()) || !token.is_ascii() {
-            lower.clear();
-            lower.extend(token.chars().flat_map(char::to_lowercase));
-            md5.update(lower.as_bytes());
-        } else {
-            md5.update(token.as_bytes());
-        }
+        md5.update(token.as_bytes());
     });
     any.then(|| Fingerprint(md5.finalize().into()))
 }

@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use md5::{Digest, Md5};
 use serde::{Deserialize, Serialize};
 
-use super::minhash::{token_sequence, token_sequence_key};
+use super::minhash::{fmix64, token_sequence, token_sequence_key};
 use crate::text::tokens::count_tokens;
 
 /// How template lines are told from a page's own.
@@ -83,12 +83,7 @@ fn first_u64(digest: &[u8]) -> u64 {
 
 /// The key of a line of a site's template.
 fn entry_key(site: u64, line: u64) -> u64 {
-    let mut h = site.rotate_left(29) ^ line;
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
+    fmix64(site.rotate_left(29) ^ line)
 }
 
 /// The distinct line keys of a text, sorted.

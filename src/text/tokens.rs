@@ -79,6 +79,28 @@ fn count_ascii_tokens(bytes: &[u8]) -> usize {
     n
 }
 
+/// Calls `f` with each token of `text`, lowercased character by character; a token already in
+/// lowercase is passed as it is, without a copy. The one lowering of the fingerprints, shingles
+/// and the replica benchmark's locator.
+pub fn for_each_lower_token(text: &str, mut f: impl FnMut(&str)) {
+    let mut lower = String::new();
+    for_each_token_span(text, |s, e| {
+        let token = &text[s..e];
+        if token.is_ascii() {
+            if !token.bytes().any(|b| b.is_ascii_uppercase()) {
+                return f(token);
+            }
+            lower.clear();
+            lower.push_str(token);
+            lower.make_ascii_lowercase();
+        } else {
+            lower.clear();
+            lower.extend(token.chars().flat_map(char::to_lowercase));
+        }
+        f(&lower);
+    });
+}
+
 /// The tokens of `text`, lowercased, in order.
 pub fn tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -89,6 +111,15 @@ pub fn tokens(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lower_tokens_are_lowercased_once_and_in_order() {
+        let mut seen = Vec::new();
+        for_each_lower_token("River RIVER river Ärger 中文", |t| {
+            seen.push(t.to_string())
+        });
+        assert_eq!(seen, ["river", "river", "river", "ärger", "中", "文"]);
+    }
 
     #[test]
     fn words_and_ideographs() {
