@@ -286,7 +286,7 @@ pub fn locate_main_content(
             }
         });
     };
-    let outside = outside_share(doc, visits[i].id, reference_text);
+    let outside = outside_share(doc, &visits, i, reference_text);
     if outside > MAX_OUTSIDE_COVERAGE {
         return Err(NotLocated::Repeated { outside });
     }
@@ -303,21 +303,24 @@ pub fn locate_main_content(
 }
 
 /// Share of the 5-word shingles of `reference` found in the visible text of `doc`'s `<body>`
-/// outside `node` (0 for a reference shorter than a shingle).
-fn outside_share(doc: &Html, node: NodeId, reference: &str) -> f32 {
+/// outside the node at pre-order position `node` of `visits` (0 for a reference shorter than a
+/// shingle).
+fn outside_share(doc: &Html, visits: &[Visit], node: usize, reference: &str) -> f32 {
     let wanted: HashSet<u64> = shingle_hashes(reference, REPEAT_SHINGLE, 0)
         .into_iter()
         .collect();
     if wanted.is_empty() {
         return 0.0;
     }
-    let mut rest = doc.clone();
-    clear_children(&mut rest, node);
+    // Pre-order: a parent's flag is set before its children ask for it.
+    let mut inside = vec![false; visits.len()];
     let mut text = String::new();
-    for visit in pre_order(&rest) {
-        if visit.in_body
+    for (i, visit) in visits.iter().enumerate() {
+        inside[i] = i == node || visit.parent.is_some_and(|p| inside[p]);
+        if !inside[i]
+            && visit.in_body
             && !visit.invisible
-            && let Some(Node::Text(t)) = rest.tree.get(visit.id).map(|n| n.value())
+            && let Some(Node::Text(t)) = doc.tree.get(visit.id).map(|n| n.value())
         {
             text.push_str(t);
             text.push(' ');
