@@ -20,7 +20,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::output::{read_json, write_json_atomically};
-use crate::replica::template::{SiteTemplates, TemplateBuilder, TemplateParams};
+use crate::replica::template::{SiteTemplates, TemplateBuilder};
 use crate::{Error, Result};
 
 /// Version of the `stats.json` layout.
@@ -129,17 +129,11 @@ pub struct StatsBuilder {
 }
 
 impl StatsBuilder {
-    /// An empty builder, learning site templates with the default parameters.
+    /// An empty builder (site templates learnt with the default [`TemplateParams`]).
+    ///
+    /// [`TemplateParams`]: crate::replica::template::TemplateParams
     pub fn new() -> Self {
-        StatsBuilder::with_templates(TemplateParams::default())
-    }
-
-    /// An empty builder, learning site templates with `params`.
-    pub fn with_templates(params: TemplateParams) -> Self {
-        StatsBuilder {
-            templates: TemplateBuilder::new(params),
-            ..StatsBuilder::default()
-        }
+        StatsBuilder::default()
     }
 
     /// Learns from one page of web site `host` (pages in input order): its visible text, lines
