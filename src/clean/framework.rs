@@ -108,7 +108,8 @@ impl Cleaner for Framework {
 
 impl Framework {
     /// Drops the short blocks that lead the topic text (headline, dateline, byline): the text
-    /// starts at the first block of `lead_block_terms` terms or more.
+    /// starts at the first block of `lead_block_terms` terms or more. A page without such a
+    /// block keeps its short blocks.
     fn drop_lead(&self, tree: &TagTree, under_root: &[NodeId], decisions: &mut [Decision]) {
         let limit = self.params.lead_block_terms;
         if limit == 0 {
@@ -116,18 +117,21 @@ impl Framework {
         }
         let mut lead = Vec::new();
         let mut lead_terms = 0;
+        let mut text_found = false;
         for &id in under_root {
             let own = tree.node(id).own;
             if !decisions[id as usize].is_kept() || own.terms == 0 {
                 continue;
             }
             if own.terms >= limit {
+                text_found = true;
                 break;
             }
             lead_terms += own.terms;
             lead.push(id);
         }
-        if lead_terms <= 3 * limit {
+        // A page with no block that long is all short blocks: they are its text, not a lead.
+        if text_found && lead_terms <= 3 * limit {
             for id in lead {
                 decisions[id as usize] =
                     Decision::text_dropped("headline or byline before the topic text");
@@ -354,6 +358,34 @@ mod tests {
         assert!(!c.topic_text.contains("secret"), "{}", c.topic_text);
         assert!(!c.topic_text.contains("script text"), "{}", c.topic_text);
         assert!(!c.topic_text.contains("color"), "{}", c.topic_text);
+    }
+
+    #[test]
+    fn short_page_keeps_its_text() {
+        // Two paragraphs of 10 and 5 terms: no block reaches the lead rule's 16 terms, so there
+        // is no lead to drop; they are the page's text.
+        let html = "<html><head><title>Closed</title></head><body><div id=main>\
+            <p>The ferry office is closed on Monday for the harbour festival.</p>\
+            <p>Tickets stay valid until Friday.</p></div></body></html>";
+        let c = Framework::default().clean(&build(html));
+        assert!(
+            c.topic_text.contains("ferry office is closed"),
+            "{}",
+            c.topic_text
+        );
+        assert!(
+            c.topic_text.contains("Tickets stay valid"),
+            "{}",
+            c.topic_text
+        );
+        // With a long block after them, short leading blocks are still a headline and byline.
+        let html = "<body><div id=main><h1>Harbour festival</h1><p>By the desk</p>\
+            <p>The ferry office is closed on Monday for the harbour festival, and the dock \
+            repairs move to the following week when the boats are back on their summer \
+            timetable.</p></div></body>";
+        let c = Framework::default().clean(&build(html));
+        assert!(!c.topic_text.contains("By the desk"), "{}", c.topic_text);
+        assert!(c.topic_text.contains("dock repairs"), "{}", c.topic_text);
     }
 
     #[test]

@@ -1,7 +1,13 @@
 //! The relevant hyperlinks element (004 §6): the links inside the topic content, and, on a
 //! topic page, the links of each hub-type leaf block outside it whose text is close enough to
-//! the topic (cosine with the topic feature vector above β). Hrefs are resolved against the
-//! page URL; links to the page itself, scripts and mail addresses are left out.
+//! the topic (cosine with the topic feature vector above β). Links to the page itself, scripts
+//! and mail addresses are left out.
+//!
+//! Hrefs resolve against the page's **link base** ([`link_base`]), as a browser does: the
+//! page's `<base href>`, resolved against its address; else its address. The address is the
+//! record's URL, except for a local file (a `file://` URL) whose page names its
+//! `<link rel=canonical>` web address: its links belong to that address, not to the folder it
+//! was saved in.
 
 use serde::{Deserialize, Serialize};
 use url::Url;
@@ -10,7 +16,7 @@ use super::Context;
 use crate::clean::Verdict;
 use crate::extract::Extraction;
 use crate::measure::{FeatureVector, feature_vector};
-use crate::page::{Link, NodeId, PageType};
+use crate::page::{Link, NodeId, PageType, TagTree};
 use crate::text::Language;
 
 /// A relevant hyperlink.
@@ -37,9 +43,77 @@ pub enum LinkSource {
     HubBlock,
 }
 
-/// The relevant links of a page at `page_url` whose topic feature vector is `topic`.
+/// Where a page's link base came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkBaseSource {
+    /// The page's `<base href>`.
+    BaseHref,
+    /// The page's `<link rel=canonical>` (a local file's web address).
+    Canonical,
+    /// The record's URL.
+    Url,
+    /// Nothing usable: only absolute hrefs resolve.
+    None,
+}
+
+/// The URL a page's relative hrefs resolve against, and the page's own addresses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkBase {
+    /// The base URL, when there is one.
+    pub url: Option<Url>,
+    /// Where it came from.
+    pub source: LinkBaseSource,
+    /// The page's addresses (its URL, and its canonical address where that replaced a local
+    /// file's), without fragment: links to them are self links.
+    own: Vec<String>,
+}
+
+fn web_url(url: Url) -> Option<Url> {
+    matches!(url.scheme(), "http" | "https").then_some(url)
+}
+
+fn without_fragment(mut url: Url) -> String {
+    url.set_fragment(None);
+    url.to_string()
+}
+
+/// The link base of a page at `page_url` (see the module's rule).
+pub fn link_base(page_url: &str, tree: &TagTree) -> LinkBase {
+    let record = Url::parse(page_url).ok();
+    let mut own: Vec<String> = record.iter().cloned().map(without_fragment).collect();
+    let canonical = record
+        .as_ref()
+        .filter(|u| u.scheme() == "file")
+        .zip(tree.canonical.as_deref())
+        .and_then(|(u, href)| u.join(href).ok())
+        .and_then(web_url);
+    let (address, source) = match (canonical, record) {
+        (Some(c), _) => {
+            own.push(without_fragment(c.clone()));
+            (Some(c), LinkBaseSource::Canonical)
+        }
+        (None, Some(u)) => (Some(u), LinkBaseSource::Url),
+        (None, None) => (None, LinkBaseSource::None),
+    };
+    let from_base = tree.base_href.as_deref().and_then(|href| {
+        match &address {
+            Some(a) => a.join(href).ok(),
+            None => Url::parse(href).ok(),
+        }
+        .filter(|u| matches!(u.scheme(), "http" | "https" | "file"))
+    });
+    let (url, source) = match from_base {
+        Some(b) => (Some(b), LinkBaseSource::BaseHref),
+        None => (address, source),
+    };
+    LinkBase { url, source, own }
+}
+
+/// The relevant links of a page whose topic feature vector is `topic`, resolved against
+/// `base`.
 pub fn relevant_links(
-    page_url: &str,
+    base: &LinkBase,
     page: &Extraction,
     topic: &FeatureVector,
     lang: Language,
@@ -47,7 +121,6 @@ pub fn relevant_links(
 ) -> Vec<RelevantLink> {
     let tree = &page.tree;
     let decisions = &page.cleaned.decisions;
-    let base = Url::parse(page_url).ok();
     let in_topic = |node: NodeId| {
         decisions
             .get(node as usize)
@@ -84,7 +157,7 @@ pub fn relevant_links(
         } else {
             continue;
         };
-        let Some(url) = resolve(base.as_ref(), page_url, link) else {
+        let Some(url) = resolve(base, link) else {
             continue;
         };
         if seen.insert(url.clone()) {
@@ -101,23 +174,21 @@ pub fn relevant_links(
 
 /// The absolute URL of a link, without fragment; `None` for a link to the page itself, to a
 /// script, a mail address or anything not http(s) (or file, for local pages).
-fn resolve(base: Option<&Url>, page_url: &str, link: &Link) -> Option<String> {
+fn resolve(base: &LinkBase, link: &Link) -> Option<String> {
     let href = link.href.trim();
     if href.is_empty() || href.starts_with('#') {
         return None;
     }
-    let mut url = match base {
+    let url = match &base.url {
         Some(base) => base.join(href).ok()?,
         None => Url::parse(href).ok()?,
     };
-    let local_ok = base.is_some_and(|b| b.scheme() == "file");
+    let local_ok = base.url.as_ref().is_some_and(|b| b.scheme() == "file");
     match url.scheme() {
         "http" | "https" => {}
         "file" if local_ok => {}
         _ => return None,
     }
-    url.set_fragment(None);
-    let url = url.to_string();
-    let page = page_url.split('#').next().unwrap_or(page_url);
-    (url != page).then_some(url)
+    let url = without_fragment(url);
+    (!base.own.contains(&url)).then_some(url)
 }

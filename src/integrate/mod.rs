@@ -15,15 +15,17 @@ mod title;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
+use url::Url;
 
 use crate::extract::Extraction;
 use crate::measure::FeatureVector;
 use crate::page::PageType;
 use crate::stats::CollectionStats;
+use crate::text::tokens::count_tokens;
 use crate::text::{Analyzer, Language};
 
 pub use abstracts::{allot_sentences, extract_abstract};
-pub use links::{RelevantLink, relevant_links};
+pub use links::{LinkBase, LinkBaseSource, RelevantLink, link_base, relevant_links};
 pub use title::{is_meaningless_title, title_of};
 
 /// The user-tunable parameters of integration.
@@ -77,6 +79,13 @@ pub struct DocView {
     pub original_title: String,
     /// True when `title` was made from keywords because the page's own meant nothing.
     pub title_from_keywords: bool,
+    /// True when cleaning kept no text of the page (its topic content is empty).
+    pub topic_content_empty: bool,
+    /// The URL the page's relative links were resolved against (empty when none).
+    pub link_base: String,
+    /// Where `link_base` came from: the page's `<base href>`, its canonical link (a local
+    /// file's web address), the record's URL, or none.
+    pub link_base_source: LinkBaseSource,
     /// URLs of the pages removed as replicas of this one.
     pub replicas: Vec<String>,
 }
@@ -133,7 +142,8 @@ pub fn integrate(
         cx.analyzer,
         lang,
     );
-    let relevant_links = relevant_links(url, page, &vector, lang, cx);
+    let base = link_base(url, &page.tree);
+    let relevant_links = relevant_links(&base, page, &vector, lang, cx);
     let mut counts = HashMap::new();
     cx.analyzer.term_counts(topic, lang, &mut counts);
     let mut term_counts: Vec<(String, u32)> = counts.into_iter().collect();
@@ -154,6 +164,9 @@ pub fn integrate(
             },
             original_title,
             title_from_keywords,
+            topic_content_empty: count_tokens(topic) == 0,
+            link_base: base.url.as_ref().map(Url::to_string).unwrap_or_default(),
+            link_base_source: base.source,
             replicas: Vec::new(),
         },
         term_counts,

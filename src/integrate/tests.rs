@@ -230,6 +230,98 @@ fn relevant_links_are_topic_links_and_close_hub_blocks() {
     assert_eq!(strict.relevant_links.len(), 1);
 }
 
+fn topic_link_and_base(head: &str, url: &str) -> (String, String, LinkBaseSource) {
+    let html = article("x").replace("</head>", &format!("{head}</head>"));
+    let d = docview(
+        &html,
+        url,
+        &CollectionStats::default(),
+        IntegrateParams::default(),
+    );
+    (
+        d.relevant_links[0].url.clone(),
+        d.link_base,
+        d.link_base_source,
+    )
+}
+
+#[test]
+fn links_resolve_against_base_href_then_the_url() {
+    let (link, base, source) = topic_link_and_base(
+        "<base href='https://archive.rivers.example/2024/'>",
+        "http://rivers.example/news/rise.html",
+    );
+    assert_eq!(link, "https://archive.rivers.example/floods/history.html");
+    assert_eq!(base, "https://archive.rivers.example/2024/");
+    assert_eq!(source, LinkBaseSource::BaseHref);
+    // A relative base resolves against the page's address.
+    let (link, base, _) = topic_link_and_base(
+        "<base href='../old/'>",
+        "http://rivers.example/news/rise.html",
+    );
+    assert_eq!(link, "http://rivers.example/floods/history.html");
+    assert_eq!(base, "http://rivers.example/old/");
+    // No base: the record's URL (a canonical link does not move a web page's links).
+    let (link, base, source) = topic_link_and_base(
+        "<link rel=canonical href='https://elsewhere.example/x/y.html'>",
+        "http://rivers.example/news/rise.html",
+    );
+    assert_eq!(link, "http://rivers.example/floods/history.html");
+    assert_eq!(base, "http://rivers.example/news/rise.html");
+    assert_eq!(source, LinkBaseSource::Url);
+}
+
+#[test]
+fn local_files_resolve_against_their_canonical_address() {
+    let (link, base, source) = topic_link_and_base(
+        "<link rel='Canonical' href='https://rivers.example/news/rise.html'>",
+        "file:///data/saved/rise.html",
+    );
+    assert_eq!(link, "https://rivers.example/floods/history.html");
+    assert_eq!(base, "https://rivers.example/news/rise.html");
+    assert_eq!(source, LinkBaseSource::Canonical);
+    // Without one, a local file's links stay local.
+    let (link, _, source) = topic_link_and_base("", "file:///data/saved/rise.html");
+    assert_eq!(link, "file:///floods/history.html");
+    assert_eq!(source, LinkBaseSource::Url);
+    // A link to the canonical address is a link to the page itself.
+    let html = article("x").replace(
+        "</head>",
+        "<link rel=canonical href='https://rivers.example/floods/history.html'></head>",
+    );
+    let d = docview(
+        &html,
+        "file:///data/saved/rise.html",
+        &CollectionStats::default(),
+        IntegrateParams::default(),
+    );
+    assert!(
+        d.relevant_links
+            .iter()
+            .all(|l| l.url != "https://rivers.example/floods/history.html"),
+        "{:?}",
+        d.relevant_links
+    );
+}
+
+#[test]
+fn empty_topic_content_is_flagged() {
+    let d = docview(
+        "<html><body><script>render()</script><img src=a.jpg></body></html>",
+        "http://rivers.example/empty.html",
+        &CollectionStats::default(),
+        IntegrateParams::default(),
+    );
+    assert!(d.topic_content_empty, "{:?}", d.topic_content);
+    let d = docview(
+        &article("Rivers"),
+        "http://rivers.example/a.html",
+        &CollectionStats::default(),
+        IntegrateParams::default(),
+    );
+    assert!(!d.topic_content_empty);
+}
+
 #[derive(Debug, PartialEq)]
 enum LinkSourceName {
     Topic,

@@ -157,6 +157,8 @@ pub fn build(html: &str) -> TagTree {
     alt.title = tree.title;
     alt.lang = tree.lang;
     alt.json_ld_body = tree.json_ld_body;
+    alt.base_href = tree.base_href;
+    alt.canonical = tree.canonical;
     alt
 }
 
@@ -186,7 +188,8 @@ fn build_one(html: &str) -> (TagTree, String) {
 }
 
 impl Builder {
-    /// Title, `lang`, and JSON-LD `articleBody` from the whole document.
+    /// Title, `lang`, `<base href>`, `<link rel=canonical>` and JSON-LD `articleBody` from the
+    /// whole document.
     fn read_head(&mut self, dom: &Html) {
         let root = dom.root_element();
         if let Some(lang) = root.value().attr("lang") {
@@ -203,6 +206,12 @@ impl Builder {
                     self.tree.title = title.trim().to_string();
                 }
                 Some("script") => self.read_script(node),
+                Some("base") => {
+                    first_href(&mut self.tree.base_href, node);
+                }
+                Some("link") if is_canonical(node) => {
+                    first_href(&mut self.tree.canonical, node);
+                }
                 _ => {}
             }
         }
@@ -501,6 +510,28 @@ fn sum_subtrees(nodes: &mut [Node]) {
             nodes[p as usize].subtree.add(&sub);
         }
     }
+}
+
+/// Sets `slot` to the trimmed, non-empty `href` of `node` unless an earlier element set it.
+fn first_href(slot: &mut Option<String>, node: NodeRef<'_, DomNode>) {
+    if slot.is_some() {
+        return;
+    }
+    let href = node.value().as_element().and_then(|e| e.attr("href"));
+    if let Some(href) = href.map(str::trim).filter(|h| !h.is_empty()) {
+        *slot = Some(href.to_string());
+    }
+}
+
+/// True for a `<link>` whose `rel` holds the `canonical` keyword.
+fn is_canonical(node: NodeRef<'_, DomNode>) -> bool {
+    node.value()
+        .as_element()
+        .and_then(|e| e.attr("rel"))
+        .is_some_and(|rel| {
+            rel.split_ascii_whitespace()
+                .any(|r| r.eq_ignore_ascii_case("canonical"))
+        })
 }
 
 /// The text children of a DOM node, concatenated (the raw text of a title, script or noscript).

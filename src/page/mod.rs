@@ -193,6 +193,10 @@ pub struct TagTree {
     pub lang: Option<String>,
     /// The longest `articleBody` of the page's JSON-LD, if any.
     pub json_ld_body: Option<String>,
+    /// The `href` of the page's first `<base href>`, trimmed, not yet resolved.
+    pub base_href: Option<String>,
+    /// The `href` of the page's first `<link rel=canonical>`, trimmed, not yet resolved.
+    pub canonical: Option<String>,
     /// Every hyperlink (`<a href>`), in document order.
     pub links: Vec<Link>,
 }

@@ -159,6 +159,9 @@ impl Sink {
             return Ok(());
         }
         counters.kept += 1;
+        if page.docview.topic_content_empty {
+            counters.kept_empty += 1;
+        }
         self.index_page(&page)?;
         self.kept_urls
             .insert(page.seq, page.docview.identifier.clone().into_boxed_str());

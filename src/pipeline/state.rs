@@ -38,6 +38,9 @@ pub struct Counters {
     pub pages_read: u64,
     /// Pages kept: DocView records written and indexed.
     pub kept: u64,
+    /// Kept pages whose topic content is empty (cleaning kept no text; flagged in the record).
+    #[serde(default)]
+    pub kept_empty: u64,
     /// Pages removed as exact replicas.
     pub replicas_exact: u64,
     /// Pages removed as near-replicas.

@@ -49,7 +49,15 @@ impl Summary {
             c.html_bytes as f64 / 1e6 / secs,
             c.pages_read as f64 / secs
         );
-        let _ = writeln!(s, "  kept         {:>9}", c.kept);
+        let _ = write!(s, "  kept         {:>9}", c.kept);
+        if c.kept_empty > 0 {
+            let _ = write!(
+                s,
+                "   {} with empty topic content (topic_content_empty in docviews.jsonl)",
+                c.kept_empty
+            );
+        }
+        s.push('\n');
         let _ = writeln!(
             s,
             "  replicas     {:>9}   exact {}, near {}",
