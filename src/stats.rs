@@ -20,11 +20,11 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::output::{read_json, write_json_atomically};
-use crate::replica::template::{SiteTemplates, TemplateBuilder};
+use crate::replica::template::{CopyKey, SiteTemplates, TemplateBuilder};
 use crate::{Error, Result};
 
 /// Version of the `stats.json` layout.
-pub const STATS_VERSION: u32 = 2;
+pub const STATS_VERSION: u32 = 3;
 
 /// How common a feature must be to join the aggressive stop-word list, and on how many pages the
 /// list may be judged at all.
@@ -137,9 +137,9 @@ impl StatsBuilder {
     }
 
     /// Learns from one page of web site `host` (pages in input order): its visible text, lines
-    /// as rendered.
-    pub fn add_site_page(&mut self, host: &str, visible_text: &str) {
-        self.templates.add_page(host, visible_text);
+    /// as rendered, and its copy key.
+    pub fn add_site_page(&mut self, host: &str, visible_text: &str, key: CopyKey) {
+        self.templates.add_page(host, visible_text, key);
     }
 
     /// Counts one page: its site, its `<title>` and the distinct features of its topic content.
@@ -197,10 +197,18 @@ impl StatsBuilder {
             Vec::new()
         };
         aggressive_stopwords.sort();
+        // A title on copies of one page is that page's title, not the site's name: a web site
+        // (host) needs two distinct pages among those its template was learnt from.
+        let templates = &self.templates;
         let shared_titles = self
             .sites
             .into_iter()
-            .filter(|(_, s)| s.pages >= 2 && s.all_same && !s.title.is_empty())
+            .filter(|(site, s)| {
+                s.pages >= 2
+                    && s.all_same
+                    && !s.title.is_empty()
+                    && templates.distinct_pages(site).is_none_or(|n| n >= 2)
+            })
             .map(|(site, s)| (site, s.title))
             .collect();
         CollectionStats {
@@ -241,7 +249,8 @@ mod tests {
             };
             a.add_page(Some(site), &title, terms(&words));
             if i < 3 {
-                a.add_site_page("c.example", &format!("Menu\n\nStory {i}"));
+                let text = format!("Menu\n\nStory {i}");
+                a.add_site_page("c.example", &text, CopyKey::default());
             }
         }
         let stats = a.finish(StopwordParams {
@@ -287,7 +296,7 @@ mod tests {
         b.add_page(Some("s"), "T", terms(&["x", "y"]));
         b.add_page(Some("s"), "T", terms(&["x"]));
         for i in 0..3 {
-            b.add_site_page("s", &format!("Menu\nPage {i}"));
+            b.add_site_page("s", &format!("Menu\nPage {i}"), CopyKey::default());
         }
         let stats = b.finish(StopwordParams::default());
         let path = dir.path().join("stats.json");

@@ -584,3 +584,138 @@ fn site_templates_keep_one_template_from_making_different_pages_replicas() {
     assert_eq!(reps[0].replica_of, "http://forum.example/t/0");
     assert_eq!(reps[0].detector, "exact_md5");
 }
+
+/// `n` words of a fixed vocabulary, picked by a small LCG from `seed`: different seeds give
+/// texts that share few 5-word shingles.
+fn words(seed: u64, n: usize) -> String {
+    const VOCAB: &[&str] = &[
+        "harbour",
+        "ferry",
+        "tide",
+        "quay",
+        "pilot",
+        "gull",
+        "storm",
+        "net",
+        "crab",
+        "mackerel",
+        "lighthouse",
+        "keeper",
+        "channel",
+        "dredger",
+        "silt",
+        "marsh",
+        "pier",
+        "anchor",
+        "rope",
+        "sail",
+        "mast",
+        "hull",
+        "deck",
+        "cargo",
+        "crane",
+        "fog",
+        "buoy",
+        "reef",
+        "shoal",
+        "cove",
+        "cliff",
+        "dune",
+        "estuary",
+        "lock",
+        "barge",
+        "tug",
+        "wharf",
+        "dock",
+        "berth",
+        "slipway",
+        "council",
+        "market",
+        "school",
+        "bridge",
+        "road",
+        "train",
+        "bus",
+        "farm",
+        "orchard",
+        "festival",
+        "choir",
+        "museum",
+        "library",
+        "church",
+        "mill",
+        "bakery",
+        "ward",
+        "mayor",
+    ];
+    let mut x = seed
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            VOCAB[(x >> 33) as usize % VOCAB.len()]
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn gazette_page(title: &str, paragraphs: &[String]) -> String {
+    let body: String = paragraphs.iter().map(|p| format!("<p>{p}.</p>")).collect();
+    format!(
+        "<html><head><title>{title}</title></head><body><nav><a href=\"/\">Home</a> \
+         <a href=\"/news\">News</a> <a href=\"/sport\">Sport</a></nav><article><h1>{title}</h1>\
+         {body}</article><footer>Copyright 2026 Harbour Gazette. All rights reserved.</footer>\
+         </body></html>"
+    )
+}
+
+#[test]
+fn copies_of_one_article_on_its_own_host_are_all_replicas() {
+    for copies in [4usize, 8, 30] {
+        let dir = tempfile::tempdir().unwrap();
+        let jsonl = dir.path().join("gazette.jsonl");
+        let article: Vec<String> = (0..8).map(|p| words(1000 + p, 50)).collect();
+        let mut lines = String::new();
+        let mut push = |url: String, html: String| {
+            lines.push_str(&serde_json::json!({"url": url, "html": html}).to_string());
+            lines.push('\n');
+        };
+        for i in 0..60u64 {
+            let paragraphs: Vec<String> = (0..3).map(|p| words(i * 10 + p, 40)).collect();
+            push(
+                format!("http://gazette.example/story/{i}"),
+                gazette_page(&format!("Story {i}"), &paragraphs),
+            );
+            // The copies are spread among the host's first pages (those its template is learnt
+            // from): tracking parameters, print and AMP variants, each with one added sentence.
+            if (i as usize) < copies.min(60) {
+                let mut copy = article.clone();
+                copy.push(format!("Update {i}: {}", words(5000 + i, 8)));
+                push(
+                    format!("http://gazette.example/dredging?utm_source={i}"),
+                    gazette_page("Dredging the channel", &copy),
+                );
+            }
+        }
+        std::fs::write(&jsonl, lines).unwrap();
+        let out = dir.path().join("out");
+        let summary = run_ingest(vec![jsonl], &out);
+        assert_eq!(summary.site_templates.sites, 1, "{copies} copies");
+        let reps = replicas(&out);
+        assert_eq!(reps.len(), copies - 1, "{copies} copies: {reps:?}");
+        for r in &reps {
+            assert!(r.url.contains("/dredging?"), "{copies} copies: {r:?}");
+            assert_eq!(r.replica_of, "http://gazette.example/dredging?utm_source=0");
+        }
+        // The copies' title is the article's, not a site name to replace by keywords.
+        let kept = records(&out)
+            .into_iter()
+            .find(|r| r.docview.identifier.contains("/dredging?"))
+            .unwrap();
+        assert_eq!(kept.docview.title, "Dredging the channel");
+        assert!(!kept.docview.title_from_keywords);
+    }
+}

@@ -324,8 +324,8 @@ pub fn build_stats(
         });
         for page in found.into_iter().flatten() {
             builder.add_page(page.site.as_deref(), &page.title, page.terms);
-            if let Some((host, text)) = &page.host_text {
-                builder.add_site_page(host, text);
+            if let Some((host, text, key)) = page.host_text {
+                builder.add_site_page(&host, &text, key);
             }
         }
         progress.update(&counters, batch.input_bytes);

@@ -11,6 +11,7 @@ use crate::clean::Cleaner;
 use crate::extract::{Extraction, extract_page};
 use crate::input::RawPage;
 use crate::integrate::{Context, DocView, IntegrateParams, integrate};
+use crate::replica::template::CopyKey;
 use crate::replica::{
     Fingerprints, KeywordParams, MinHasher, exact_fingerprint, keyword_fingerprint,
 };
@@ -119,8 +120,8 @@ pub struct PageFeatures {
     pub title: String,
     /// The distinct features of its topic content, sorted.
     pub terms: Vec<String>,
-    /// Its web site and visible text, for the site templates.
-    pub host_text: Option<(String, String)>,
+    /// Its web site, visible text and copy key, for the site templates.
+    pub host_text: Option<(String, String, CopyKey)>,
 }
 
 /// First pass: what the statistics learn from a page.
@@ -139,7 +140,11 @@ pub fn page_features(
         site: site_of(&raw.url),
         title: page.cleaned.title,
         terms,
-        host_text: host_of(&raw.url).map(|host| (host, page.tree.all_text())),
+        host_text: host_of(&raw.url).map(|host| {
+            let text = page.tree.all_text();
+            let key = CopyKey::of(&text, &page.cleaned.topic_text);
+            (host, text, key)
+        }),
     })
 }
 

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::benchmark::{Pair, benchmark_file, read_pairs};
-use super::template::{TemplateBuilder, TemplateParams};
+use super::template::{CopyKey, TemplateBuilder, TemplateParams};
 use super::{
     Fingerprint, KeywordParams, LshIndex, MinHashParams, MinHasher, exact_fingerprint,
     keyword_fingerprint,
@@ -418,7 +418,8 @@ fn read_pages(
     let mut templates = TemplateBuilder::new(TemplateParams::default());
     for ((_, site), page) in files.iter().zip(&read) {
         if let Ok(views) = page {
-            templates.add_page(site, &views.raw.text);
+            let key = CopyKey::of(&views.raw.text, &views.topic.text);
+            templates.add_page(site, &views.raw.text, key);
         }
     }
     let templates = templates.finish();

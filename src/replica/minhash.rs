@@ -196,6 +196,19 @@ impl MinHasher {
         Ok(MinHasher { params })
     }
 
+    /// The signatures that tell a site's copies of one page from its other pages while its
+    /// template is learnt ([`CopyKey`](super::template::CopyKey)): 64 min-hashes of 5-token
+    /// shingles (fixed, valid parameters: a test checks them).
+    pub fn for_copies() -> MinHasher {
+        MinHasher {
+            params: MinHashParams {
+                permutations: 64,
+                bands: 1,
+                ..MinHashParams::default()
+            },
+        }
+    }
+
     /// The parameters.
     pub fn params(&self) -> &MinHashParams {
         &self.params

@@ -14,9 +14,18 @@
 //! Where the site taught no template (too few pages, a local file with no host), or nothing is
 //! left, it is the topic content.
 //!
+//! Copies of one page on its own site (URL variants with tracking parameters, re-crawls,
+//! pages that differ by an update line) must not make its content template: while a site is
+//! learnt, its pages fall into **copy groups** (a page whose visible text and topic content both
+//! reach an estimated Jaccard of `copy_similarity` with a group's first page's joins that
+//! group, [`CopyKey`]), and a template line must also be carried by pages of at least two
+//! groups. Content repeated only by
+//! copies of one page, however many, stays the page's own.
+//!
 //! Memory is bounded: each site is learnt from its first `sample_pages` pages in input order,
 //! after which only its template lines are kept; and at most `max_tracked_lines` counted lines
-//! are held at once, pages past that budget being counted but not learnt from (reported).
+//! are held at once (a copy group's key counting as 32 lines), pages past that budget
+//! being counted but not learnt from (reported).
 //! What is kept is two sorted vectors of 64-bit keys (site, and site × line), saved in
 //! `stats.json`.
 
@@ -26,7 +35,7 @@ use std::collections::HashMap;
 use md5::{Digest, Md5};
 use serde::{Deserialize, Serialize};
 
-use super::minhash::{fmix64, token_sequence, token_sequence_key};
+use super::minhash::{MinHasher, Signature, fmix64, token_sequence, token_sequence_key};
 use crate::text::tokens::count_tokens;
 
 /// How template lines are told from a page's own.
@@ -43,6 +52,9 @@ pub struct TemplateParams {
     /// Least share of the page's own text (tokens) the topic content must keep, template lines
     /// left out, to be the replica text.
     pub min_topic_share: f32,
+    /// Least estimated Jaccard (5-token shingles of the visible text, and of the topic
+    /// content) of a page with the first page of a copy group for it to join that group.
+    pub copy_similarity: f32,
 }
 
 impl Default for TemplateParams {
@@ -53,6 +65,7 @@ impl Default for TemplateParams {
             sample_pages: 64,
             max_tracked_lines: 4_000_000,
             min_topic_share: 0.2,
+            copy_similarity: 0.8,
         }
     }
 }
@@ -94,13 +107,70 @@ fn distinct_line_keys(text: &str) -> Vec<u64> {
     keys
 }
 
+/// What tells a page's copies on its site from the site's other pages: MinHash signatures of
+/// its visible text and of its cleaned topic content. Two pages are copies when both are near:
+/// the visible texts alone cannot tell a copy from a different page with little text of its
+/// own in a large template, and the topic contents alone cannot tell a copy from a different
+/// page whose cleaner kept the same template block. Computed where the page is cleaned (in
+/// parallel), compared while the site's template is learnt.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CopyKey {
+    visible: Option<Signature>,
+    topic: Option<Signature>,
+}
+
+/// Line-budget units a copy group's key costs (two 128-byte signatures, in 8-byte lines).
+const COPY_KEY_LINES: usize = 32;
+
+impl CopyKey {
+    /// The key of a page whose visible text (all its text, lines as rendered) is `visible_text`
+    /// and whose topic content is `topic_text`.
+    pub fn of(visible_text: &str, topic_text: &str) -> CopyKey {
+        let hasher = MinHasher::for_copies();
+        CopyKey {
+            visible: hasher.signature(visible_text),
+            topic: hasher.signature(topic_text),
+        }
+    }
+
+    /// True when the page keyed `self` copies the one keyed `other`.
+    fn copies(&self, other: &CopyKey, similarity: f32) -> bool {
+        let near = |a: &Option<Signature>, b: &Option<Signature>| match (a, b) {
+            (Some(a), Some(b)) => a.jaccard(b) >= similarity,
+            _ => false,
+        };
+        let no_topic = self.topic.is_none() && other.topic.is_none();
+        near(&self.visible, &other.visible) && (no_topic || near(&self.topic, &other.topic))
+    }
+}
+
+/// Where a line was seen among a site's learnt pages.
+#[derive(Debug, Clone, Copy, Default)]
+struct LineSeen {
+    /// Pages carrying it.
+    pages: u32,
+    /// Bit `g` set when a page of copy group `g` carries it (groups past 63 share bit 63).
+    groups: u64,
+}
+
+impl LineSeen {
+    /// A template line: on at least `threshold` pages, of at least two copy groups.
+    fn is_template(&self, threshold: u32) -> bool {
+        self.pages >= threshold && self.groups.count_ones() >= 2
+    }
+}
+
 /// What one site's learnt pages have shown.
 #[derive(Debug, Clone, Default)]
 struct SiteSample {
     /// Pages learnt from.
     learnt: u32,
-    /// Pages on which each line was seen (after sealing, template lines only).
-    lines: HashMap<u64, u32>,
+    /// Copy groups among them (pages that copy no earlier learnt page).
+    distinct: u32,
+    /// Where each line was seen (after sealing, template lines only).
+    lines: HashMap<u64, LineSeen>,
+    /// The copy key of each copy group's first page (dropped at sealing).
+    groups: Vec<CopyKey>,
     /// True once `sample_pages` pages were learnt.
     sealed: bool,
 }
@@ -124,36 +194,59 @@ impl TemplateBuilder {
         }
     }
 
-    /// Learns from one page of `site`: its visible text, lines as rendered.
-    pub fn add_page(&mut self, site: &str, visible_text: &str) {
+    /// Learns from one page of `site`: its visible text, lines as rendered, and its copy key.
+    pub fn add_page(&mut self, site: &str, visible_text: &str, key: CopyKey) {
         let params = self.params;
         let sk = site_key(site);
         if self.sites.get(&sk).is_some_and(|s| s.sealed) {
             return;
         }
-        let keys = distinct_line_keys(visible_text);
         let sample = self.sites.entry(sk).or_default();
+        let group = sample
+            .groups
+            .iter()
+            .position(|g| key.copies(g, params.copy_similarity));
+        let keys = distinct_line_keys(visible_text);
         let new = keys
             .iter()
             .filter(|k| !sample.lines.contains_key(k))
-            .count();
+            .count()
+            + if group.is_none() { COPY_KEY_LINES } else { 0 };
         if self.tracked + new > params.max_tracked_lines {
             self.unlearnt_pages += 1;
             return;
         }
         self.tracked += new;
         sample.learnt += 1;
+        let group = group.unwrap_or_else(|| {
+            sample.groups.push(key);
+            sample.distinct += 1;
+            sample.groups.len() - 1
+        });
+        let bit = 1u64 << group.min(63);
         for k in keys {
-            *sample.lines.entry(k).or_insert(0) += 1;
+            let seen = sample.lines.entry(k).or_default();
+            seen.pages += 1;
+            seen.groups |= bit;
         }
         if sample.learnt >= params.sample_pages {
             let threshold = params.threshold(sample.learnt);
-            let before = sample.lines.len();
-            sample.lines.retain(|_, n| *n >= threshold);
+            let before = sample.lines.len() + sample.groups.len() * COPY_KEY_LINES;
+            sample.lines.retain(|_, seen| seen.is_template(threshold));
             sample.lines.shrink_to_fit();
+            sample.groups = Vec::new();
             sample.sealed = true;
             self.tracked -= before - sample.lines.len();
         }
+    }
+
+    /// Distinct pages (copies of one page counting once) learnt so far for `site`; `None` when
+    /// none of its pages was learnt from.
+    pub fn distinct_pages(&self, site: &str) -> Option<u32> {
+        self.sites
+            .get(&site_key(site))
+            .map(|s| s.distinct)
+            .filter(|&n| n > 0)
     }
 
     /// The templates learnt.
@@ -162,8 +255,10 @@ impl TemplateBuilder {
         let mut site_keys = Vec::new();
         let mut lines = Vec::new();
         let mut learnt_pages = 0u64;
+        let mut copy_pages = 0u64;
         for (&sk, sample) in &self.sites {
             learnt_pages += u64::from(sample.learnt);
+            copy_pages += u64::from(sample.learnt - sample.distinct);
             if sample.learnt < params.min_pages {
                 continue;
             }
@@ -173,7 +268,7 @@ impl TemplateBuilder {
                 sample
                     .lines
                     .iter()
-                    .filter(|(_, n)| **n >= threshold)
+                    .filter(|(_, seen)| seen.is_template(threshold))
                     .map(|(&line, _)| entry_key(sk, line)),
             );
             if lines.len() > before {
@@ -186,6 +281,7 @@ impl TemplateBuilder {
         SiteTemplates {
             params,
             learnt_pages,
+            copy_pages,
             unlearnt_pages: self.unlearnt_pages,
             site_keys,
             lines,
@@ -200,6 +296,8 @@ pub struct SiteTemplates {
     pub params: TemplateParams,
     /// Pages learnt from.
     pub learnt_pages: u64,
+    /// Learnt pages that copy an earlier learnt page of their site (their lines count once).
+    pub copy_pages: u64,
     /// Pages not learnt from because the line budget was spent.
     pub unlearnt_pages: u64,
     /// Keys of the sites with a template, sorted.
@@ -305,10 +403,15 @@ mod tests {
         )
     }
 
+    /// The copy key of a page whose topic content the cleaner did not find.
+    fn key(text: &str) -> CopyKey {
+        CopyKey::of(text, text)
+    }
+
     fn learnt(pages: &[(&str, String)], params: TemplateParams) -> SiteTemplates {
         let mut b = TemplateBuilder::new(params);
         for (site, text) in pages {
-            b.add_page(site, text);
+            b.add_page(site, text, key(text));
         }
         b.finish()
     }
@@ -431,7 +534,8 @@ mod tests {
         };
         let mut b = TemplateBuilder::new(params);
         for n in 0..10 {
-            b.add_page("s.example", &page(&article(n)));
+            let text = page(&article(n));
+            b.add_page("s.example", &text, key(&text));
         }
         // Sealed after three pages: only the five template lines are held.
         assert_eq!(b.tracked, 5);
@@ -440,14 +544,16 @@ mod tests {
         assert!(t.is_template_line("s.example", "News"));
 
         let params = TemplateParams {
-            max_tracked_lines: 10,
+            max_tracked_lines: 10 + 2 * COPY_KEY_LINES,
             ..TemplateParams::default()
         };
         let mut b = TemplateBuilder::new(params);
         for n in 0..4 {
-            b.add_page("s.example", &page(&article(n)));
+            let text = page(&article(n));
+            b.add_page("s.example", &text, CopyKey::default());
         }
-        // 7 lines for the first page, 2 new for the second; the third would pass 10.
+        // 7 lines and a copy key for the first page, 2 new lines and a key for the second;
+        // the third would pass the budget.
         let t = b.finish();
         assert_eq!((t.learnt_pages, t.unlearnt_pages), (2, 2));
         assert_eq!(t.sites(), 0);
@@ -467,5 +573,110 @@ mod tests {
         let back: SiteTemplates =
             serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
         assert_eq!(back, t);
+    }
+
+    /// One host with 60 different pages and `n` copies of one article, each with its own
+    /// sentence appended (URL variants, re-crawls): the copies count once.
+    fn host_with_copies(n: usize) -> (SiteTemplates, String) {
+        let mut b = TemplateBuilder::new(TemplateParams::default());
+        let mut pages: Vec<String> = (0..60).map(|i| page(&article(i))).collect();
+        // Eight lines of 30 words drawn from a small vocabulary (an LCG): an article's worth.
+        const VOCAB: [&str; 24] = [
+            "harbour",
+            "board",
+            "dredge",
+            "channel",
+            "ferry",
+            "quay",
+            "silt",
+            "pier",
+            "tide",
+            "pilot",
+            "boats",
+            "summer",
+            "winter",
+            "council",
+            "weeks",
+            "contractor",
+            "marsh",
+            "spoil",
+            "mud",
+            "depth",
+            "survey",
+            "crane",
+            "barge",
+            "lock",
+        ];
+        let mut x = 7u64;
+        let copied: String = (0..8)
+            .map(|_| {
+                let line: Vec<&str> = (0..30)
+                    .map(|_| {
+                        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                        VOCAB[(x >> 33) as usize % VOCAB.len()]
+                    })
+                    .collect();
+                line.join(" ") + ".\n"
+            })
+            .collect();
+        let copied = copied.trim_end();
+        for c in 0..n {
+            pages.insert(
+                10 + c * 50 / n.max(1),
+                page(&format!(
+                    "{copied}\nUpdate {c}: the work starts on day {c}."
+                )),
+            );
+        }
+        for p in &pages {
+            b.add_page("gazette.example", p, CopyKey::of(p, p));
+        }
+        (b.finish(), copied.to_string())
+    }
+
+    #[test]
+    fn copies_of_one_page_on_its_site_do_not_become_template() {
+        for n in [4, 8, 30] {
+            let (t, copied) = host_with_copies(n);
+            assert_eq!(
+                t.copy_pages,
+                n as u64 - 1,
+                "{n} copies: all but the first in its group"
+            );
+            assert!(t.is_template_line("gazette.example", FOOTER), "{n} copies");
+            for line in copied.lines() {
+                assert!(
+                    !t.is_template_line("gazette.example", line),
+                    "{n} copies made {line:?} template"
+                );
+            }
+            // So the copies' replica texts stay near each other.
+            let a = page(&format!("{copied}\nUpdate 0: the work starts on day 0."));
+            let b = page(&format!("{copied}\nUpdate 1: the work starts on day 1."));
+            let hasher = MinHasher::new(crate::replica::MinHashParams::default()).unwrap();
+            let ra = t.replica_text(Some("gazette.example"), &a, &a);
+            let rb = t.replica_text(Some("gazette.example"), &b, &b);
+            let j = hasher
+                .signature(&ra)
+                .unwrap()
+                .jaccard(&hasher.signature(&rb).unwrap());
+            assert!(j >= 0.5, "{n} copies: replica texts {ra:?} / {rb:?} at {j}");
+        }
+    }
+
+    #[test]
+    fn a_line_of_one_copy_group_is_not_template_however_many_pages_carry_it() {
+        // Three pages of a site, two of them near-identical (a page with almost no text of its
+        // own): the template is on two groups and stays template.
+        let mut b = TemplateBuilder::new(TemplateParams::default());
+        let texts = [page(&article(1)), page(&article(1)), page(&article(2))];
+        for t in &texts {
+            b.add_page("s.example", t, CopyKey::of(t, t));
+        }
+        assert_eq!(b.distinct_pages("s.example"), Some(2));
+        let t = b.finish();
+        assert_eq!(t.copy_pages, 1);
+        assert!(t.is_template_line("s.example", FOOTER));
+        assert!(!t.is_template_line("s.example", "Article 1 about the harbour."));
     }
 }
