@@ -17,7 +17,7 @@ use std::borrow::Cow;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use docview::clean::Framework;
 use docview::extract::extract_page;
-use docview::replica::template::{SiteTemplates, TemplateBuilder, TemplateParams};
+use docview::replica::template::{CopyKey, SiteTemplates, TemplateBuilder, TemplateParams};
 use docview::replica::{LshIndex, MinHashParams, MinHasher};
 
 /// A sample page: its visible text, its topic content and its site.
@@ -46,7 +46,7 @@ fn sample_texts() -> (String, Vec<Texts>) {
 fn learn_templates(pages: &[Texts]) -> SiteTemplates {
     let mut builder = TemplateBuilder::new(TemplateParams::default());
     for p in pages {
-        builder.add_page(&p.site, &p.visible);
+        builder.add_page(&p.site, &p.visible, CopyKey::of(&p.visible, &p.topic));
     }
     builder.finish()
 }
