@@ -21,6 +21,7 @@ use crate::extract::Extraction;
 use crate::measure::FeatureVector;
 use crate::page::PageType;
 use crate::stats::CollectionStats;
+use crate::text::dates::{date_words, is_duration};
 use crate::text::tokens::count_tokens;
 use crate::text::{Analyzer, Language};
 
@@ -119,8 +120,8 @@ pub fn integrate(
     cx: Context<'_>,
 ) -> Integrated {
     let vector = topic_vector(page, lang, cx);
-    let ranked = vector.top(cx.params.keywords.max(cx.params.theta));
     let topic = &page.cleaned.topic_text;
+    let ranked = ranked_features(&vector, topic, lang, cx);
     let surfaces = surface_forms(topic, lang, cx.analyzer, &ranked);
     let keywords: Vec<String> = ranked
         .iter()
@@ -171,6 +172,27 @@ pub fn integrate(
         },
         term_counts,
     }
+}
+
+/// The `max(λ, θ)` heaviest features of the topic vector that are not dates or durations (a
+/// listing's "Mar 07 · 4 min read" says when, not what: [`crate::text::dates`]).
+fn ranked_features(
+    vector: &FeatureVector,
+    topic: &str,
+    lang: Language,
+    cx: Context<'_>,
+) -> Vec<(String, f32)> {
+    let mut dates: Vec<String> = date_words(topic)
+        .iter()
+        .flat_map(|w| cx.analyzer.terms(w, lang))
+        .collect();
+    dates.sort_unstable();
+    vector
+        .top(usize::MAX)
+        .into_iter()
+        .filter(|(t, _)| !is_duration(t) && dates.binary_search(t).is_err())
+        .take(cx.params.keywords.max(cx.params.theta))
+        .collect()
 }
 
 /// For each of the `ranked` features, the word of `text` it most often comes from (features

@@ -305,6 +305,49 @@ fn local_files_resolve_against_their_canonical_address() {
 }
 
 #[test]
+fn dates_and_durations_are_not_keywords() {
+    let mut html = String::from("<html lang=en><body><ul>");
+    for (i, film) in [
+        "Harbour",
+        "Lighthouse",
+        "Tidewater",
+        "Ferryman",
+        "Saltmarsh",
+    ]
+    .iter()
+    .enumerate()
+    {
+        html.push_str(&format!(
+            "<li><h3>{film} {i}</h3><span>Mar 0{i}</span><span>{i}h 5{i}m</span>\
+             <span>4 min read</span><p>A film about the {film} keepers of the northern coast \
+             and the ferry that crosses to the island every morning.</p></li>"
+        ));
+    }
+    html.push_str("</ul></body></html>");
+    let d = docview(
+        &html,
+        "http://films.example/list",
+        &CollectionStats::default(),
+        IntegrateParams::default(),
+    );
+    assert!(d.keywords.iter().any(|k| k == "ferry"), "{:?}", d.keywords);
+    for not in ["mar", "min", "1h", "2h"] {
+        assert!(
+            !d.keywords.iter().any(|k| k == not),
+            "{not} in {:?}",
+            d.keywords
+        );
+    }
+    for glued in ["03h", "01h", "11h"] {
+        assert!(
+            !d.topic_content.contains(glued),
+            "{glued} in {:?}",
+            d.topic_content
+        );
+    }
+}
+
+#[test]
 fn empty_topic_content_is_flagged() {
     let d = docview(
         "<html><body><script>render()</script><img src=a.jpg></body></html>",

@@ -117,6 +117,8 @@ enum Exit {
     /// Closes the link at this index of [`TagTree::links`].
     Anchor(usize),
     Line,
+    /// Closes an inline element (span, time, ...).
+    Inline,
     /// Nothing to undo.
     Nothing,
 }
@@ -134,6 +136,12 @@ struct Builder {
     headings: Vec<u8>,
     /// Depth of open weighty tags.
     weighty: u32,
+    /// True right after an inline element or anchor closed, before any text or other markup.
+    after_inline: bool,
+    /// True when an inline element opened right after another closed: the next text starts
+    /// a new word (the browser lays such siblings out apart: `<span>2026</span><span>1h
+    /// 54m</span>` is a year and a running time, not `20261h`).
+    gap: bool,
 }
 
 /// A page whose visible text has fewer terms than this is rebuilt from its `<noscript>` markup
@@ -172,6 +180,8 @@ fn build_one(html: &str) -> (TagTree, String) {
         noscript: String::new(),
         headings: Vec::new(),
         weighty: 0,
+        after_inline: false,
+        gap: false,
     };
     b.read_head(&dom);
     b.new_node("body", "body".into(), Hint::None);
@@ -248,6 +258,8 @@ impl Builder {
     }
 
     fn new_node(&mut self, tag: &str, label: Box<str>, hint: Hint) -> NodeId {
+        self.after_inline = false;
+        self.gap = false;
         let id = self.tree.nodes.len() as NodeId;
         let parent = self.open.last().copied();
         let depth = self.open.len() as u16;
@@ -275,6 +287,8 @@ impl Builder {
     }
 
     fn push_item(&mut self, item: Item) {
+        self.after_inline = false;
+        self.gap = false;
         let cur = self.current() as usize;
         let items = &mut self.tree.nodes[cur].items;
         if item == Item::Break && matches!(items.last(), None | Some(Item::Break)) {
@@ -284,7 +298,16 @@ impl Builder {
     }
 
     fn push_text(&mut self, text: &str) {
+        let gap = std::mem::take(&mut self.gap);
+        self.after_inline = false;
         let start = self.tree.text.len();
+        if gap
+            && !self.tree.text.is_empty()
+            && !self.tree.text.ends_with(' ')
+            && text.starts_with(|c: char| !c.is_whitespace())
+        {
+            self.tree.text.push(' ');
+        }
         push_folded(&mut self.tree.text, text);
         let end = self.tree.text.len();
         if start == end {
@@ -368,6 +391,9 @@ impl Builder {
             self.tree.nodes[nid as usize].hidden = hidden;
             return Some(Exit::Container);
         }
+        if matches!(role, Role::Inline | Role::Anchor) && self.after_inline {
+            self.gap = true;
+        }
         let before = self.tree.nodes[self.current() as usize].own;
         match role {
             Role::Heading(level, force) => {
@@ -405,6 +431,8 @@ impl Builder {
                 }
             }
             Role::Image => {
+                self.after_inline = false;
+                self.gap = false;
                 let start = self.tree.text.len() as u32;
                 if let Some(alt) = el.attr("alt") {
                     push_folded(&mut self.tree.text, alt);
@@ -423,7 +451,8 @@ impl Builder {
                 self.push_item(Item::Break);
                 Some(Exit::Line)
             }
-            Role::Inline | Role::Container | Role::Drop => Some(Exit::Nothing),
+            Role::Inline => Some(Exit::Inline),
+            Role::Container | Role::Drop => Some(Exit::Nothing),
         }
     }
 
@@ -434,9 +463,11 @@ impl Builder {
             }
             Exit::Line => self.push_item(Item::Break),
             Exit::Nothing => {}
+            Exit::Inline => self.after_inline = true,
             Exit::Anchor(link) => {
                 self.anchors -= 1;
                 self.tree.links[link].end = self.tree.text.len() as u32;
+                self.after_inline = true;
             }
             Exit::Weighty {
                 force,
@@ -634,6 +665,24 @@ mod tests {
             .map(|l| (l.node, &*l.href, tree.slice(l.start, l.end)))
             .collect();
         assert_eq!(links, [(3, "/x", "link text only"), (4, "/y", "bold link")]);
+    }
+
+    #[test]
+    fn sibling_inline_elements_do_not_glue_words() {
+        let tree = build(
+            "<body><div><span>2026</span><span>1h 54m</span><span>R</span>\
+             <a href=/a>Mar 07</a><a href=/b>4 min read</a></div>\
+             <p><span class=dropcap>T</span>he tide, <b>st</b>rong and <i>l</i>ate.</p></body>",
+        );
+        let text = tree.all_text();
+        assert!(text.contains("2026 1h 54m R Mar 07 4 min read"), "{text}");
+        // Text and formatting inside a word stay glued, as the browser shows them.
+        assert!(text.contains("The tide, strong and late."), "{text}");
+        // Anchor text does not take the separating space.
+        assert_eq!(
+            tree.slice(tree.links[1].start, tree.links[1].end).trim(),
+            "4 min read"
+        );
     }
 
     #[test]

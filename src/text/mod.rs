@@ -1,8 +1,10 @@
 //! Text analysis (004 §3.2): tokens as the scoring rule counts them, and the terms of feature
 //! vectors: jieba-rs for Chinese, Unicode words and rust-stemmers for the other languages, a
-//! stop-word list per language, and a place for the collection-wide aggressive stop-word list.
+//! stop-word list per language, a place for the collection-wide aggressive stop-word list, and
+//! the date and duration words that are never keywords.
 
 pub mod analyzer;
+pub mod dates;
 pub mod language;
 pub mod sentence;
 pub mod stopwords;

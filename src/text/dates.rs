@@ -1,0 +1,152 @@
+//! Dates and durations: words that say when or for how long, not what a page is about. A
+//! listing's "Mar 07", "4 min read" and "1h 54m" must not make `mar`, `min` or `1h` keywords,
+//! while "the march on the capital" keeps its `march`. A month, weekday or time-unit word is a
+//! date word on a page when most of its uses there stand next to a number; a number glued to a
+//! unit (`54m`, `2hrs`) is a duration wherever it stands.
+
+use std::collections::HashMap;
+
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Month, weekday and time-unit words (English, lowercase), full and abbreviated.
+const DATE_WORDS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+    "mon",
+    "tue",
+    "tues",
+    "wed",
+    "thu",
+    "thur",
+    "thurs",
+    "fri",
+    "sat",
+    "sun",
+    "sec",
+    "secs",
+    "second",
+    "seconds",
+    "min",
+    "mins",
+    "minute",
+    "minutes",
+    "hr",
+    "hrs",
+    "hour",
+    "hours",
+    "day",
+    "days",
+    "wk",
+    "wks",
+    "week",
+    "weeks",
+    "mo",
+    "mos",
+    "month",
+    "months",
+    "yr",
+    "yrs",
+    "year",
+    "years",
+    "ago",
+    "am",
+    "pm",
+];
+
+/// Units a duration glues to its number (`1h`, `54m`, `10min`, `2yrs`).
+const DURATION_UNITS: &[&str] = &[
+    "s", "m", "h", "d", "w", "y", "sec", "secs", "min", "mins", "hr", "hrs", "yr", "yrs", "wk",
+    "wks", "mo", "mos",
+];
+
+fn is_number(word: &str) -> bool {
+    word.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ',' || c == '.')
+}
+
+/// The date and duration words of `text` (lowercase), each used next to a number in at least
+/// half of its uses there.
+pub fn date_words(text: &str) -> Vec<String> {
+    let words: Vec<&str> = text.unicode_words().collect();
+    let mut uses: HashMap<String, (u32, u32)> = HashMap::new();
+    for (i, word) in words.iter().enumerate() {
+        if word.len() > 9 || !word.chars().all(|c| c.is_ascii_alphabetic()) {
+            continue;
+        }
+        let lower = word.to_ascii_lowercase();
+        if !DATE_WORDS.contains(&lower.as_str()) {
+            continue;
+        }
+        let near =
+            (i > 0 && is_number(words[i - 1])) || words.get(i + 1).is_some_and(|w| is_number(w));
+        let e = uses.entry(lower).or_default();
+        e.0 += u32::from(near);
+        e.1 += 1;
+    }
+    let mut out: Vec<String> = uses
+        .into_iter()
+        .filter(|(_, (near, all))| 2 * near >= *all)
+        .map(|(w, _)| w)
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// True for a term that is a number glued to a time unit (`1h`, `54m`, `10min`).
+pub fn is_duration(term: &str) -> bool {
+    let digits = term.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && DURATION_UNITS.contains(&&term[digits..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn date_words_are_those_next_to_numbers() {
+        let text = "Harbour works · Mar 07 · 4 min read. The march on the capital began at 9 am. \
+                    Posted 3 days ago. The march ended at dusk.";
+        assert_eq!(date_words(text), ["am", "days", "mar", "min"]);
+    }
+
+    #[test]
+    fn durations_are_numbers_with_units() {
+        for t in ["1h", "54m", "10min", "2yrs"] {
+            assert!(is_duration(t), "{t}");
+        }
+        for t in ["4k", "3d4", "html5", "b2b", "min", "1080p", "16gb"] {
+            assert!(!is_duration(t), "{t}");
+        }
+    }
+}
