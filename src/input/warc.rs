@@ -550,13 +550,28 @@ fn next_gzip_magic<R: BufRead + Seek>(raw: &mut Tracked<R>) -> io::Result<Option
         raw.consume(i);
         let at = raw.pos();
         let mut magic = [0u8; 3];
-        let n = raw.read(&mut magic)?;
+        // A read stops at the buffer's edge: fill all three bytes unless the file ends.
+        let n = read_up_to(raw, &mut magic)?;
         if n == 3 && magic == [0x1f, 0x8b, 0x08] {
             raw.seek_to(at)?;
             return Ok(Some(at));
         }
         raw.seek_to(at + 1)?;
     }
+}
+
+/// Reads until `buf` is full or the input ends; the number of bytes read.
+fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match r.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
 }
 
 /// True when the gzip member at `at` decompresses to something starting with `WARC/`; `raw`
@@ -624,7 +639,13 @@ mod tests {
     }
 
     fn read_all(bytes: Vec<u8>) -> Vec<InputEvent> {
-        let src = Tracked::new(BufReader::with_capacity(64, Cursor::new(bytes)));
+        read_all_buffered(bytes, 64)
+    }
+
+    /// Reads through a buffer of `capacity` bytes: 1 gives a reader that returns one byte a
+    /// call, so every multi-byte read meets a buffer edge.
+    fn read_all_buffered(bytes: Vec<u8>, capacity: usize) -> Vec<InputEvent> {
+        let src = Tracked::new(BufReader::with_capacity(capacity, Cursor::new(bytes)));
         let mut reader = WarcReader::new(src, "t.warc").unwrap();
         std::iter::from_fn(|| reader.next_event()).collect()
     }
@@ -851,6 +872,24 @@ mod tests {
             page(&events[2]).bytes,
             b"<html><body><p>page http://b/</p></body></html>"
         );
+    }
+
+    #[test]
+    fn resync_finds_the_next_member_at_any_buffer_edge() {
+        let a = gzip(&html("http://a/"));
+        let mut corrupt = gzip(&html("http://corrupt/"));
+        let mid = corrupt.len() / 2;
+        for b in &mut corrupt[mid - 10..mid + 10] {
+            *b ^= 0xa5;
+        }
+        let b = gzip(&html("http://b/"));
+        let bytes = [a, corrupt, b].concat();
+        let want = summary(&read_all(bytes.clone()));
+        assert_eq!(want.len(), 3, "{want:?}");
+        for capacity in 1..=16 {
+            let got = summary(&read_all_buffered(bytes.clone(), capacity));
+            assert_eq!(got, want, "buffer of {capacity} bytes");
+        }
     }
 
     #[test]
