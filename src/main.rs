@@ -329,6 +329,40 @@ struct EvalArgs {
     threads: usize,
 }
 
+/// Writes to standard output. Unlike `print!`, which panics, a closed pipe (`docview ... |
+/// head`) comes back as an error, which `main` takes for the normal end of the output.
+fn write_stdout(args: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+    std::io::stdout().lock().write_fmt(args)
+}
+
+/// `print!` that returns a closed pipe as an error (see [`write_stdout`]).
+macro_rules! out {
+    ($($arg:tt)*) => {
+        write_stdout(format_args!($($arg)*))?
+    };
+}
+
+/// `println!` that returns a closed pipe as an error (see [`write_stdout`]).
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        write_stdout(format_args!("{}\n", format_args!($($arg)*)))?
+    };
+}
+
+/// True when the error comes from writing to a pipe whose reader has gone (`| head`).
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|cause| {
+        let kind = match cause.downcast_ref::<std::io::Error>() {
+            Some(io) => Some(io.kind()),
+            // serde_json's writer errors hold the I/O error without giving it as a source.
+            None => cause
+                .downcast_ref::<serde_json::Error>()
+                .and_then(serde_json::Error::io_error_kind),
+        };
+        kind == Some(std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -342,7 +376,12 @@ fn main() {
             ReplicasCommand::Eval(args) => replicas_eval(args),
         },
     };
+    let result = result.and_then(|()| Ok(std::io::stdout().flush()?));
     if let Err(e) = result {
+        if is_broken_pipe(&e) {
+            // The reader has all it wanted: a normal end, as for grep and ripgrep.
+            std::process::exit(0);
+        }
         eprintln!("docview: {}", error_chain(&e));
         std::process::exit(1);
     }
@@ -434,7 +473,7 @@ fn eval(args: EvalArgs) -> Result<()> {
         args.threads,
         args.out.is_some(),
     )?;
-    print!("{}", report.render_table(args.by_type));
+    out!("{}", report.render_table(args.by_type));
     if let Some(out) = &args.out {
         report
             .write_predictions_jsonl(out)
@@ -577,7 +616,7 @@ fn run_ingest(args: IngestArgs) -> Result<()> {
     options.index_heap_bytes = args.index_memory.max(16) << 20;
     let bar = Bar::new(args.quiet);
     let summary = ingest(&options, &bar)?;
-    print!("{}", summary.render());
+    out!("{}", summary.render());
     if summary.counters.pages_read == 0 && summary.counters.skipped_total() == 0 {
         eprintln!(
             "docview: warning: the inputs held no page (folders are read for .html, .htm, \
@@ -659,7 +698,7 @@ fn run_compare(args: CompareArgs) -> Result<()> {
     options.runs = args.runs;
     options.threads = args.threads;
     let report = compare(&options)?;
-    print!("{}", report.render_table());
+    out!("{}", report.render_table());
     let out = args.out.unwrap_or(args.dir);
     write_report(&report, &out)?;
     eprintln!(
@@ -681,7 +720,7 @@ fn replicas_build(args: BuildArgs) -> Result<()> {
     };
     let start = std::time::Instant::now();
     let report = build_benchmark(&args.set, &args.out, &options)?;
-    println!(
+    outln!(
         "{}: {} pages, {} usable: {} base pages (each with a near-replica and a non-replica), \
          {} donors; {} left out; {:.1} s",
         report.set,
@@ -693,9 +732,9 @@ fn replicas_build(args: BuildArgs) -> Result<()> {
         start.elapsed().as_secs_f64()
     );
     for (reason, n) in &report.skipped_by_reason {
-        println!("  left out, {reason}: {n}");
+        outln!("  left out, {reason}: {n}");
     }
-    println!("written to {}", args.out.display());
+    outln!("written to {}", args.out.display());
     Ok(())
 }
 
@@ -707,13 +746,14 @@ fn replicas_eval(args: ReplicasEvalArgs) -> Result<()> {
         args.threads,
         &minhash_detectors(&[0.3, 0.5, 0.7]),
     )?;
-    print!("{}", report.render());
-    println!(
+    out!("{}", report.render());
+    outln!(
         "cleaning {:.1} s, detectors {:.1} s",
-        report.extract_secs, report.detect_secs
+        report.extract_secs,
+        report.detect_secs
     );
     let path = args.report.unwrap_or_else(|| args.dir.join("eval.json"));
     docview::output::write_json_atomically(&path, &report)?;
-    println!("report written to {}", path.display());
+    outln!("report written to {}", path.display());
     Ok(())
 }

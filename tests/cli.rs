@@ -657,3 +657,37 @@ fn bad_arguments_fail() {
     ]);
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// `docview extract ... | head -1`: the reader closes the pipe after one line; docview stops
+/// quietly with status 0, as grep and ripgrep do.
+#[test]
+fn a_closed_pipe_is_a_quiet_normal_end() {
+    use std::io::{BufRead, BufReader};
+    let mut pages: Vec<String> = Vec::new();
+    for site in std::fs::read_dir(Path::new(SAMPLES).join("sites")).unwrap() {
+        for page in std::fs::read_dir(site.unwrap().path()).unwrap() {
+            pages.push(page.unwrap().path().display().to_string());
+        }
+    }
+    pages.sort();
+    for format in ["json", "text"] {
+        let mut child = Command::new(DOCVIEW)
+            .arg("extract")
+            .args(&pages)
+            .args(["--format", format])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("run docview");
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        // The read end is dropped here; the rest of the output (far more than a pipe holds)
+        // meets a closed pipe.
+        let out = child.wait_with_output().unwrap();
+        assert!(!first.is_empty());
+        assert_eq!(out.status.code(), Some(0), "{format}: {}", stderr(&out));
+        assert_eq!(stderr(&out), "", "{format}");
+    }
+}
