@@ -257,6 +257,10 @@ pub struct Score {
     pub hit_rate: f64,
     /// `errors / non`, in percent.
     pub error_rate: f64,
+    /// Same-host copies matched to their own base page.
+    pub copy_hits: usize,
+    /// Same-host copies asked.
+    pub copies: usize,
 }
 
 /// A cell of the keyword grid.
@@ -353,6 +357,25 @@ struct Pages {
     base: Vec<Option<Views>>,
     near: Vec<Option<Views>>,
     non: Vec<Option<Views>>,
+    /// Same-host copies: the base page they copy and their views.
+    copies: Vec<(usize, Views)>,
+}
+
+/// Every this many base pages, one gets same-host copies.
+const COPIED_EVERY: usize = 4;
+/// Same-host copies of such a base page.
+const COPIES_PER_PAGE: usize = 4;
+
+/// Copy `c` of a base page on its own host, as crawls meet them (tracking parameters, print
+/// and AMP versions): the same page with one line of its own added, in both views.
+fn same_host_copy(base: &Views, c: usize, analyzer: &Analyzer) -> Views {
+    let line = format!("\nUpdate {c}: this version of the page was crawled again on day {c}.");
+    Views {
+        raw: PageText::new(format!("{}{line}", base.raw.text), analyzer, base.lang),
+        topic: PageText::new(format!("{}{line}", base.topic.text), analyzer, base.lang),
+        replica: PageText::default(),
+        lang: base.lang,
+    }
 }
 
 /// Runs the experiment on the benchmark in `dir`: the exact row, the keyword grid and the
@@ -415,22 +438,43 @@ fn read_pages(
         .par_iter()
         .map(|(file, _)| read_views(dir, file, cleaner, &analyzer))
         .collect::<Result<_>>()?;
+    // Same-host copies of every COPIED_EVERY-th base page, learnt right after it: its site's
+    // first pages then hold several copies of one page, as real crawls' do.
+    let mut copies: Vec<(usize, Views)> = Vec::new();
+    for (k, page) in read.iter().step_by(3).enumerate() {
+        if let (0, Ok(base)) = (k % COPIED_EVERY, page) {
+            copies.extend((0..COPIES_PER_PAGE).map(|c| (k, same_host_copy(base, c, &analyzer))));
+        }
+    }
     let mut templates = TemplateBuilder::new(TemplateParams::default());
-    for ((_, site), page) in files.iter().zip(&read) {
+    let mut learn = |site: &str, v: &Views| {
+        templates.add_page(site, &v.raw.text, CopyKey::of(&v.raw.text, &v.topic.text));
+    };
+    let mut next_copy = 0;
+    for (i, ((_, site), page)) in files.iter().zip(&read).enumerate() {
         if let Ok(views) = page {
-            let key = CopyKey::of(&views.raw.text, &views.topic.text);
-            templates.add_page(site, &views.raw.text, key);
+            learn(site, views);
+        }
+        while i % 3 == 0 && copies.get(next_copy).is_some_and(|(k, _)| *k == i / 3) {
+            learn(site, &copies[next_copy].1);
+            next_copy += 1;
         }
     }
     let templates = templates.finish();
+    let replica_of = |site: &str, v: &Views| {
+        let text = templates.replica_text(Some(site), &v.raw.text, &v.topic.text);
+        PageText::new(text.into_owned(), &analyzer, v.lang)
+    };
     read.par_iter_mut()
         .zip(&files)
         .for_each(|(page, (_, site))| {
             if let Ok(v) = page {
-                let text = templates.replica_text(Some(site), &v.raw.text, &v.topic.text);
-                v.replica = PageText::new(text.into_owned(), &analyzer, v.lang);
+                v.replica = replica_of(site, v);
             }
         });
+    copies.par_iter_mut().for_each(|(k, v)| {
+        v.replica = replica_of(files[3 * *k].1, v);
+    });
     let mut unreadable = Vec::new();
     let mut views: Vec<Option<Views>> = Vec::with_capacity(read.len());
     for page in read {
@@ -446,6 +490,7 @@ fn read_pages(
         base: Vec::new(),
         near: Vec::new(),
         non: Vec::new(),
+        copies,
     };
     let mut views = views.into_iter();
     while let (Some(base), Some(near), Some(non)) = (views.next(), views.next(), views.next()) {
@@ -556,6 +601,16 @@ fn score_detector(detector: &mut dyn NearDetector, pages: &Pages, view: View) ->
         }
     }
     score.errors = pages.non.iter().filter(|p| find(p).is_some()).count();
+    score.copies = pages.copies.len();
+    score.copy_hits = pages
+        .copies
+        .iter()
+        .filter(|(k, v)| {
+            detector
+                .find(v.get(view))
+                .is_some_and(|(of, _)| of == *k as u64)
+        })
+        .count();
     score.near = pages.near.len();
     score.non = pages.non.len();
     score.hit_rate = percent(score.hits, score.near);
@@ -573,6 +628,8 @@ fn empty_score(name: &str) -> Score {
         non: 0,
         hit_rate: 0.0,
         error_rate: 0.0,
+        copy_hits: 0,
+        copies: 0,
     }
 }
 
@@ -660,8 +717,17 @@ impl ViewEval {
 /// `name: hits h/n (x%), misplaced m, errors e/n (y%)`.
 fn score_line(s: &Score) -> String {
     format!(
-        "{}: hits {}/{} ({:.1}%), misplaced {}, errors {}/{} ({:.1}%)",
-        s.detector, s.hits, s.near, s.hit_rate, s.misplaced, s.errors, s.non, s.error_rate
+        "{}: hits {}/{} ({:.1}%), misplaced {}, errors {}/{} ({:.1}%), same-host copies {}/{}",
+        s.detector,
+        s.hits,
+        s.near,
+        s.hit_rate,
+        s.misplaced,
+        s.errors,
+        s.non,
+        s.error_rate,
+        s.copy_hits,
+        s.copies
     )
 }
 
@@ -697,6 +763,7 @@ mod tests {
             base: (0..3).map(|i| views(i, ARTICLES[i])).collect(),
             near: (0..3).map(|i| views((i + 1) % 3, ARTICLES[i])).collect(),
             non: (0..3).map(|i| views(i, ARTICLES[3])).collect(),
+            copies: Vec::new(),
         }
     }
 
@@ -716,6 +783,15 @@ mod tests {
         let topic = score_detector(&mut exact, &pages, View::Topic);
         assert_eq!((topic.hits, topic.misplaced, topic.errors), (3, 0, 0));
         assert_eq!((topic.near, topic.non, topic.hit_rate), (3, 3, 100.0));
+        // A same-host copy counts when it matches its own base page.
+        let mut copied = make_pages();
+        copied.base[0] = views(0, &ARTICLES.join(" and then "));
+        let analyzer = Analyzer::new();
+        let copy = same_host_copy(copied.base[0].as_ref().unwrap(), 0, &analyzer);
+        copied.copies = vec![(0, copy.clone()), (1, copy)];
+        let mut minhash = MinHashDetector::new(MinHashParams::default()).unwrap();
+        let s = score_detector(&mut minhash, &copied, View::Topic);
+        assert_eq!((s.copy_hits, s.copies), (1, 2));
         let mut exact = ExactDetector::default();
         let raw = score_detector(&mut exact, &pages, View::Raw);
         assert_eq!((raw.hits, raw.misplaced, raw.errors), (0, 0, 0));

@@ -6,21 +6,25 @@
 //! one template then look alike, and one article in two templates does not. A site's other
 //! pages show what its template is: a line (heading, paragraph line, list item, menu entry,
 //! normalised like the exact fingerprint) on at least `min_pages` pages of the site, and on at
-//! least `min_share` of them, is template. Without those lines, a page's topic content is what
-//! the cleaner kept of the page's own text, and its visible text is all of the page's own text
-//! (the article, and whatever else changes from page to page: comments, related links). The
-//! **replica text** is the first, trusted while it holds at least `min_topic_share` of the
-//! second's tokens, else the second (the cleaner kept a template block or lost the article).
-//! Where the site taught no template (too few pages, a local file with no host), or nothing is
-//! left, it is the topic content.
+//! least `min_share` of them, is template. The **replica text** is the page's topic content
+//! without its template lines while at least `min_topic_share` of the topic content's tokens
+//! are left; else (the cleaner kept a template block) the page's own text, its visible text
+//! without template lines. Where the site taught no template (too few pages, a local file with
+//! no host), or nothing is left, it is the topic content, or the visible text when the
+//! cleaner kept nothing.
+//!
+//! Judging the topic content against itself, not against the page's whole own text, matters
+//! on hosts that serve other sites' pages (mirrors, aggregators): the visible text of a page
+//! copied there still carries its origin's menus and footers, which that host's template does
+//! not know, so a good topic content would look small beside it.
 //!
 //! Copies of one page on its own site (URL variants with tracking parameters, re-crawls,
 //! pages that differ by an update line) must not make its content template: while a site is
-//! learnt, its pages fall into **copy groups** (a page whose visible text and topic content both
-//! reach an estimated Jaccard of `copy_similarity` with a group's first page's joins that
-//! group, [`CopyKey`]), and a template line must also be carried by pages of at least two
-//! groups. Content repeated only by
-//! copies of one page, however many, stays the page's own.
+//! learnt, its pages fall into **copy groups** (a page joins a group when its visible text
+//! reaches an estimated Jaccard of `copy_similarity` with the group's first page's, and so does
+//! its topic content where both hold a fifth of their page's text, [`CopyKey`]), and a
+//! template line must also be carried by pages of at least two groups. Content repeated only
+//! by copies of one page, however many, stays the page's own.
 //!
 //! Memory is bounded: each site is learnt from its first `sample_pages` pages in input order,
 //! after which only its template lines are kept; and at most `max_tracked_lines` counted lines
@@ -49,8 +53,8 @@ pub struct TemplateParams {
     pub sample_pages: u32,
     /// Most counted lines held at once while learning.
     pub max_tracked_lines: usize,
-    /// Least share of the page's own text (tokens) the topic content must keep, template lines
-    /// left out, to be the replica text.
+    /// Least share of the topic content's tokens left once its template lines are out for it to
+    /// be the replica text (else the page's own text is).
     pub min_topic_share: f32,
     /// Least estimated Jaccard (5-token shingles of the visible text, and of the topic
     /// content) of a page with the first page of a copy group for it to join that group.
@@ -119,6 +123,10 @@ pub struct CopyKey {
     topic: Option<Signature>,
 }
 
+/// Least share of a page's visible tokens its topic content must hold for copy keys to compare
+/// it: a smaller one (a caption, a line the cleaner kept by mistake) says little about the page.
+const COPY_TOPIC_SHARE: f32 = 0.2;
+
 /// Line-budget units a copy group's key costs (two 128-byte signatures, in 8-byte lines).
 const COPY_KEY_LINES: usize = 32;
 
@@ -127,9 +135,11 @@ impl CopyKey {
     /// and whose topic content is `topic_text`.
     pub fn of(visible_text: &str, topic_text: &str) -> CopyKey {
         let hasher = MinHasher::for_copies();
+        let trusted = count_tokens(topic_text) as f64
+            >= f64::from(COPY_TOPIC_SHARE) * count_tokens(visible_text) as f64;
         CopyKey {
             visible: hasher.signature(visible_text),
-            topic: hasher.signature(topic_text),
+            topic: trusted.then(|| hasher.signature(topic_text)).flatten(),
         }
     }
 
@@ -139,8 +149,8 @@ impl CopyKey {
             (Some(a), Some(b)) => a.jaccard(b) >= similarity,
             _ => false,
         };
-        let no_topic = self.topic.is_none() && other.topic.is_none();
-        near(&self.visible, &other.visible) && (no_topic || near(&self.topic, &other.topic))
+        let untrusted = self.topic.is_none() || other.topic.is_none();
+        near(&self.visible, &other.visible) && (untrusted || near(&self.topic, &other.topic))
     }
 }
 
@@ -323,34 +333,39 @@ impl SiteTemplates {
 
     /// The text replica detection compares (see the module's rule): `topic_text` or
     /// `visible_text` (lines as rendered) without the lines of `site`'s template, or
-    /// `topic_text` as it is when the site has no template or nothing is left.
+    /// `topic_text` as it is when the site has no template or nothing is left (`visible_text`
+    /// when `topic_text` has no token).
     pub fn replica_text<'a>(
         &self,
         site: Option<&str>,
         visible_text: &'a str,
         topic_text: &'a str,
     ) -> Cow<'a, str> {
+        let topic_tokens = count_tokens(topic_text);
+        // A page whose cleaner kept nothing is compared by all it shows.
+        let fallback = if topic_tokens > 0 {
+            topic_text
+        } else {
+            visible_text
+        };
         let Some(sk) = site
             .map(site_key)
             .filter(|sk| self.site_keys.binary_search(sk).is_ok())
         else {
-            return Cow::Borrowed(topic_text);
+            return Cow::Borrowed(fallback);
         };
         let (kept, kept_tokens) = self.own_lines(sk, topic_text, true);
+        // The cleaner kept a template block when template lines make up most of its topic
+        // content: the page's own text (visible text without template lines) is then compared.
         let share = f64::from(self.params.min_topic_share);
-        let enough =
-            |own_tokens: usize| kept_tokens > 0 && kept_tokens as f64 >= share * own_tokens as f64;
-        // All visible tokens bound the page's own ones: counting them is cheaper than keying
-        // every line, and usually settles it.
-        let chosen = if enough(count_tokens(visible_text))
-            || enough(self.own_lines(sk, visible_text, false).1)
-        {
+        let trusted = kept_tokens > 0 && kept_tokens as f64 >= share * topic_tokens as f64;
+        let chosen = if trusted {
             kept
         } else {
             self.own_lines(sk, visible_text, true).0
         };
         if chosen.is_empty() {
-            Cow::Borrowed(topic_text)
+            Cow::Borrowed(fallback)
         } else {
             Cow::Owned(chosen)
         }
@@ -430,12 +445,14 @@ mod tests {
         // Another site's template is its own.
         assert!(!t.is_template_line("other.example", "Home"));
         let text = page(&article(2));
-        let replica = t.replica_text(Some("gazette.example"), &text, "topic");
-        assert_eq!(replica, article(2));
+        assert_eq!(
+            t.replica_text(Some("gazette.example"), &text, MENU),
+            article(2)
+        );
     }
 
     #[test]
-    fn the_topic_content_is_trusted_while_it_keeps_enough_of_the_page_s_own_text() {
+    fn the_topic_content_is_trusted_unless_it_is_mostly_template() {
         let pages: Vec<(&str, String)> = (0..3)
             .map(|n| ("gazette.example", page(&article(n))))
             .collect();
@@ -453,13 +470,23 @@ mod tests {
         // The cleaner kept only template text: the page's own text instead.
         let replica = t.replica_text(Some("gazette.example"), &text, FOOTER);
         assert!(replica.starts_with(&article(5)) && replica.contains("Reader comment"));
-        // It kept a sliver (5 of the page's 80 own tokens): the page's own text too.
-        let replica = t.replica_text(
-            Some("gazette.example"),
-            &text,
-            "Article 5 about the harbour.",
-        );
+        // It kept the template's menu and footer and one line of its own: mostly template, so
+        // the page's own text too.
+        let topic = format!("{MENU}\nArticle 5\n{FOOTER}");
+        let replica = t.replica_text(Some("gazette.example"), &text, &topic);
         assert!(replica.contains("Reader comment"));
+        // A small topic content of its own is trusted however much else the page shows (a
+        // page copied to a mirror still carries its origin's menus, unknown there).
+        let mirrored = format!(
+            "{text}\n{}",
+            "Origin menu: world business sport\n".repeat(20)
+        );
+        assert_eq!(
+            t.replica_text(Some("gazette.example"), &mirrored, &article(5)),
+            article(5)
+        );
+        // A page whose cleaner kept nothing is compared by what it shows.
+        assert_eq!(t.replica_text(None, &text, " "), text);
     }
 
     #[test]
