@@ -48,6 +48,14 @@ pub enum SkipReason {
     },
     /// The HTTP body uses a `Content-Encoding` or `Transfer-Encoding` docview cannot undo.
     Encoding(String),
+    /// A symbolic link in an input folder: not followed, so a walk never leaves the folder nor
+    /// reads a page twice.
+    Symlink,
+    /// A FIFO, socket or device in an input folder.
+    SpecialFile(&'static str),
+    /// A file in an input folder that is neither a page (`.html`, `.htm`, `.xhtml`, with `.gz`)
+    /// nor a crawl file (`.warc`, `.jsonl`).
+    NotPageFile,
 }
 
 impl SkipReason {
@@ -59,6 +67,9 @@ impl SkipReason {
             SkipReason::NotResponse { warc_type } => format!("WARC {warc_type} record"),
             SkipReason::NotHttp { .. } => "response record without HTTP".to_string(),
             SkipReason::Encoding(_) => "unsupported content encoding".to_string(),
+            SkipReason::Symlink => "symbolic link (not followed)".to_string(),
+            SkipReason::SpecialFile(_) => "not a regular file".to_string(),
+            SkipReason::NotPageFile => "not a page file".to_string(),
         }
     }
 }
@@ -76,6 +87,11 @@ impl fmt::Display for SkipReason {
                 write!(f, "response record without HTTP ({content_type})")
             }
             SkipReason::Encoding(coding) => write!(f, "unsupported content encoding {coding}"),
+            SkipReason::Symlink => f.write_str("symbolic link (not followed)"),
+            SkipReason::SpecialFile(kind) => write!(f, "not a regular file ({kind})"),
+            SkipReason::NotPageFile => {
+                f.write_str("not a page file (.html, .htm, .xhtml) nor a crawl file")
+            }
         }
     }
 }

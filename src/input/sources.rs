@@ -22,7 +22,7 @@ use flate2::bufread::{GzDecoder, MultiGzDecoder};
 
 use super::jsonl::JsonlReader;
 use super::progress::{Progress, Tracked};
-use super::raw::{InputEvent, RawPage, file_url};
+use super::raw::{InputEvent, RawPage, SkipReason, file_url};
 use super::warc::WarcReader;
 use super::{GZIP_MAGIC, read_page_bytes, read_page_from};
 use crate::{Error, Result};
@@ -330,12 +330,54 @@ fn reason(e: &Error) -> String {
     }
 }
 
-/// The walk of a directory: page files sorted by name at every level.
+/// The walk of a directory: entries sorted by name at every level. Symbolic links inside it
+/// are not followed (a link to `..` would walk the folder's siblings, a link to a page would
+/// read it twice); the root itself is, when it is a link.
 fn walk(root: &Path) -> walkdir::IntoIter {
     walkdir::WalkDir::new(root)
-        .follow_links(true)
+        .follow_links(false)
         .sort_by_file_name()
         .into_iter()
+}
+
+/// Why a folder entry that is not a directory gives no page of its own; `None` for a page
+/// file, and for a crawl file (read after the folder's pages).
+fn folder_skip(entry: &walkdir::DirEntry) -> Option<Option<SkipReason>> {
+    let kind = entry.file_type();
+    if kind.is_dir() {
+        return None;
+    }
+    let reason = if kind.is_symlink() {
+        Some(SkipReason::Symlink)
+    } else if !kind.is_file() {
+        Some(SkipReason::SpecialFile(special_kind(kind)))
+    } else if is_page_name(entry.path()) {
+        None
+    } else if is_crawl_file_name(entry.path()) {
+        return None;
+    } else {
+        Some(SkipReason::NotPageFile)
+    };
+    Some(reason)
+}
+
+/// What kind of special file `kind` is.
+fn special_kind(kind: fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "FIFO";
+        }
+        if kind.is_socket() {
+            return "socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "device";
+        }
+    }
+    let _ = kind;
+    "special file"
 }
 
 /// One walk of the directory `root`: the sum of the sizes of its page files, and its crawl
@@ -386,10 +428,12 @@ impl DirReader {
                     return Some(InputEvent::Malformed { origin, message });
                 }
             };
-            if !entry.file_type().is_file() || !is_page_name(entry.path()) {
-                continue;
-            }
             let origin = entry.path().display().to_string();
+            match folder_skip(&entry) {
+                None => continue,
+                Some(Some(reason)) => return Some(InputEvent::Skipped { origin, reason }),
+                Some(None) => {}
+            }
             let event = page_file_event(read_page_bytes(entry.path()), entry.path(), origin);
             self.base += entry.metadata().map_or(0, |m| m.len());
             self.progress.advance_to(self.base);
@@ -604,7 +648,20 @@ mod tests {
         assert_eq!(inputs.total_bytes(), Some(total.iter().sum()));
         let events: Vec<_> = inputs.by_ref().collect();
         let found = pages(&events);
-        assert_eq!(found.len(), events.len(), "{:#?}", summary(&events));
+        // The files that are neither pages nor crawl files are counted as skipped, in walk order.
+        let skipped: Vec<String> = summary(&events)
+            .into_iter()
+            .filter(|e| e.contains(" skipped "))
+            .collect();
+        let note = "skipped not a page file (.html, .htm, .xhtml) nor a crawl file";
+        assert_eq!(
+            skipped,
+            [
+                format!("{} {note}", root.join("a/notes.txt").display()),
+                format!("{} {note}", root.join("c.png").display()),
+            ]
+        );
+        assert_eq!(found.len() + 2, events.len(), "{:#?}", summary(&events));
         let canonical = fs::canonicalize(root).unwrap();
         let got: Vec<_> = found[..4]
             .iter()
@@ -625,6 +682,51 @@ mod tests {
         assert_eq!(found[5].url, "http://www.fieldnotes.example/?p=1042");
         assert!(found.len() > 30, "the sample WARC's pages follow");
         assert_eq!(inputs.bytes_read(), total.iter().sum::<u64>());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn folder_walks_do_not_follow_links_and_count_special_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("pages");
+        fs::create_dir_all(&root).unwrap();
+        fs::write(dir.path().join("outside.html"), "<p>outside</p>").unwrap();
+        fs::write(root.join("a.html"), "<p>a</p>").unwrap();
+        // A loop up to the parent (which holds outside.html), and a second name for a.html.
+        std::os::unix::fs::symlink("..", root.join("up")).unwrap();
+        std::os::unix::fs::symlink("a.html", root.join("b.html")).unwrap();
+        let fifo = root.join("c.html");
+        let made_fifo = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success());
+        let events = read(std::slice::from_ref(&root));
+        let found = pages(&events);
+        assert_eq!(found.len(), 1, "{:#?}", summary(&events));
+        assert!(found[0].origin.ends_with("a.html"));
+        let mut want = vec![
+            format!(
+                "{} skipped symbolic link (not followed)",
+                root.join("b.html").display()
+            ),
+            format!(
+                "{} skipped symbolic link (not followed)",
+                root.join("up").display()
+            ),
+        ];
+        if made_fifo {
+            want.insert(
+                1,
+                format!("{} skipped not a regular file (FIFO)", fifo.display()),
+            );
+        } else {
+            eprintln!("mkfifo failed: the FIFO case is not checked");
+        }
+        let skipped: Vec<String> = summary(&events)
+            .into_iter()
+            .filter(|e| e.contains(" skipped "))
+            .collect();
+        assert_eq!(skipped, want);
     }
 
     #[test]
