@@ -1,7 +1,8 @@
 //! JSON Lines input: one page per line, `{"url": ..., "html": ...}`, read from a file (gzip
 //! found by its magic bytes) or standard input. Other keys, such as `"charset"`, are ignored:
-//! the HTML is already text. Blank lines are passed over; a line that is not such an object is
-//! [`InputEvent::Malformed`], named `path:LINE` (lines counted from 1).
+//! the HTML is already text. A byte order mark before the first line and blank lines are passed
+//! over; a line that is not such an object is [`InputEvent::Malformed`], named `path:LINE`
+//! (lines counted from 1).
 
 use std::io::{self, BufRead, Read};
 
@@ -75,6 +76,11 @@ impl JsonlReader {
             };
             return Some(self.malformed(self.line_no, message));
         }
+        // A byte order mark before the first line (some editors and exporters write one).
+        let line = match line.strip_prefix(b"\xEF\xBB\xBF") {
+            Some(rest) if self.line_no == 1 => rest,
+            _ => line,
+        };
         if line.trim_ascii().is_empty() {
             return None;
         }
@@ -130,6 +136,21 @@ mod tests {
     fn read_all(text: &str) -> Vec<InputEvent> {
         let mut reader = JsonlReader::new(Box::new(Cursor::new(text.to_string())), "p.jsonl");
         std::iter::from_fn(|| reader.next_event()).collect()
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_first_line_is_passed_over() {
+        let text = "\u{feff}{\"url\": \"http://a/\", \"html\": \"<p>a</p>\"}\n\
+                    {\"url\": \"http://b/\", \"html\": \"<p>b</p>\"}\n";
+        let events = read_all(text);
+        let urls: Vec<&str> = events
+            .iter()
+            .map(|e| match e {
+                InputEvent::Page(p) => p.url.as_str(),
+                other => panic!("{other}"),
+            })
+            .collect();
+        assert_eq!(urls, ["http://a/", "http://b/"]);
     }
 
     #[test]
