@@ -144,6 +144,9 @@ struct Builder {
     gap: bool,
 }
 
+/// Longest `<title>` kept, in characters (a title is a line, not a page: longer ones are cut).
+pub const MAX_TITLE_CHARS: usize = 1_000;
+
 /// A page whose visible text has fewer terms than this is rebuilt from its `<noscript>` markup
 /// when that holds more (sites that render for crawlers there, like Discourse forums).
 const NOSCRIPT_FALLBACK_TERMS: u32 = 50;
@@ -213,6 +216,7 @@ impl Builder {
                 Some("title") if self.tree.title.is_empty() => {
                     let mut title = String::new();
                     push_folded(&mut title, &child_text(node));
+                    truncate_chars(&mut title, MAX_TITLE_CHARS);
                     self.tree.title = title.trim().to_string();
                 }
                 Some("script") => self.read_script(node),
@@ -576,7 +580,8 @@ fn child_text(node: NodeRef<'_, DomNode>) -> String {
     text
 }
 
-/// Appends `text` to `out` with runs of whitespace folded to one space.
+/// Appends `text` to `out` with runs of whitespace folded to one space and control characters
+/// (C0, DEL, C1: they reach no reader, and would reach records and terminals) left out.
 fn push_folded(out: &mut String, text: &str) {
     let mut space = out.ends_with(' ') || out.is_empty();
     for c in text.chars() {
@@ -585,10 +590,17 @@ fn push_folded(out: &mut String, text: &str) {
                 out.push(' ');
                 space = true;
             }
-        } else if c != '\u{0}' {
+        } else if !c.is_control() {
             out.push(c);
             space = false;
         }
+    }
+}
+
+/// The first `max` characters of `text`.
+fn truncate_chars(text: &mut String, max: usize) {
+    if let Some((at, _)) = text.char_indices().nth(max) {
+        text.truncate(at);
     }
 }
 
@@ -665,6 +677,22 @@ mod tests {
             .map(|l| (l.node, &*l.href, tree.slice(l.start, l.end)))
             .collect();
         assert_eq!(links, [(3, "/x", "link text only"), (4, "/y", "bold link")]);
+    }
+
+    #[test]
+    fn control_characters_are_left_out_and_titles_are_capped() {
+        let long = "t".repeat(5_000);
+        let tree = build(&format!(
+            "<head><title>Tide\u{7}\u{1b}[31m tables {long}</title></head>\
+             <body><p>High\u{0}\u{8} water\u{85}at\u{9b}2J noon\u{7f}.</p></body>"
+        ));
+        assert_eq!(tree.title.chars().count(), MAX_TITLE_CHARS);
+        assert!(
+            tree.title.starts_with("Tide[31m tables ttt"),
+            "{}",
+            &tree.title[..30]
+        );
+        assert_eq!(tree.all_text().trim(), "High water at2J noon.");
     }
 
     #[test]
