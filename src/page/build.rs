@@ -580,17 +580,21 @@ fn child_text(node: NodeRef<'_, DomNode>) -> String {
     text
 }
 
-/// Appends `text` to `out` with runs of whitespace folded to one space and control characters
-/// (C0, DEL, C1: they reach no reader, and would reach records and terminals) left out.
+/// Appends `text` to `out` with runs of whitespace folded to one space. Control characters (C0,
+/// DEL, C1: a reader sees none, and they would reach records and terminals) count as
+/// whitespace, NUL as nothing.
 fn push_folded(out: &mut String, text: &str) {
     let mut space = out.ends_with(' ') || out.is_empty();
     for c in text.chars() {
-        if c.is_whitespace() {
+        if c == '\u{0}' {
+            continue;
+        }
+        if c.is_whitespace() || c.is_control() {
             if !space {
                 out.push(' ');
                 space = true;
             }
-        } else if !c.is_control() {
+        } else {
             out.push(c);
             space = false;
         }
@@ -680,7 +684,7 @@ mod tests {
     }
 
     #[test]
-    fn control_characters_are_left_out_and_titles_are_capped() {
+    fn control_characters_are_spaces_and_titles_are_capped() {
         let long = "t".repeat(5_000);
         let tree = build(&format!(
             "<head><title>Tide\u{7}\u{1b}[31m tables {long}</title></head>\
@@ -688,11 +692,11 @@ mod tests {
         ));
         assert_eq!(tree.title.chars().count(), MAX_TITLE_CHARS);
         assert!(
-            tree.title.starts_with("Tide[31m tables ttt"),
+            tree.title.starts_with("Tide [31m tables ttt"),
             "{}",
             &tree.title[..30]
         );
-        assert_eq!(tree.all_text().trim(), "High water at2J noon.");
+        assert_eq!(tree.all_text().trim(), "High water at 2J noon .");
     }
 
     #[test]
