@@ -461,6 +461,14 @@ fn eval(args: EvalArgs) -> Result<()> {
     if pages.is_empty() {
         bail!("{}: the set has no pages", args.set.display());
     }
+    let nulls = pages.iter().filter(|p| p.null_reference).count();
+    if nulls > 0 {
+        eprintln!(
+            "docview: {}: {nulls} ground-truth files have \"main_content\": null, scored as \
+             empty references",
+            args.set.display()
+        );
+    }
     eprintln!(
         "scoring cleaner {} on {} pages of {}",
         cleaner.name(),

@@ -3,7 +3,9 @@
 //! The sets do not all fill every field: dragnet-dev and zh-news-dev have a null `title`, a null
 //! `url` happens, one wcxb-dev file has no `file_id` (the file name gives it). Missing or null
 //! text fields become empty, a missing `page_type` becomes [`UNKNOWN_PAGE_TYPE`]; only
-//! `ground_truth.main_content` is required.
+//! `ground_truth.main_content` is required, and a null one (WCXB's test split has four) is an
+//! empty reference, as the corpus README's rule reads it ([`LabelledPage::null_reference`]
+//! tells which, for a warning).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -29,6 +31,8 @@ pub struct LabelledPage {
     pub title: String,
     /// The reference main content, scored against.
     pub main_content: String,
+    /// True when the ground truth gave `"main_content": null` (read as empty).
+    pub null_reference: bool,
     /// Snippets the main content must hold.
     pub with: Vec<String>,
     /// Snippets of boilerplate the main content must not hold.
@@ -53,11 +57,21 @@ struct GroundTruthFile {
 struct GroundTruth {
     #[serde(default)]
     title: Option<String>,
-    main_content: String,
+    /// Required, but may be null.
+    #[serde(deserialize_with = "nullable")]
+    main_content: Option<String>,
     #[serde(default)]
     with: Option<Vec<String>>,
     #[serde(default)]
     without: Option<Vec<String>>,
+}
+
+/// A field that must be present and may be null (serde takes a missing `Option` for `None`
+/// unless a `deserialize_with` reads it).
+fn nullable<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Option<String>, D::Error> {
+    Option::<String>::deserialize(d)
 }
 
 impl From<GroundTruthFile> for LabelledPage {
@@ -71,7 +85,8 @@ impl From<GroundTruthFile> for LabelledPage {
                 .filter(|t| !t.trim().is_empty())
                 .unwrap_or_else(|| UNKNOWN_PAGE_TYPE.to_string()),
             title: truth.title.unwrap_or_default(),
-            main_content: truth.main_content,
+            null_reference: truth.main_content.is_none(),
+            main_content: truth.main_content.unwrap_or_default(),
             with: truth.with.unwrap_or_default(),
             without: truth.without.unwrap_or_default(),
             html_path: PathBuf::new(),
@@ -245,6 +260,21 @@ mod tests {
         write(&tmp.path().join("ground-truth/a.json"), "{not json");
         let err = load_set(tmp.path()).unwrap_err().to_string();
         assert!(err.contains("malformed ground truth"), "{err}");
+    }
+
+    #[test]
+    fn a_null_main_content_is_an_empty_reference() {
+        let tmp = tempfile::tempdir().unwrap();
+        tiny_set(tmp.path());
+        write(
+            &tmp.path().join("ground-truth/a.json"),
+            r#"{"file_id": "a", "ground_truth": {"main_content": null}}"#,
+        );
+        let pages = load_set(tmp.path()).unwrap();
+        let a = pages.iter().find(|p| p.file_id == "a").unwrap();
+        assert_eq!(a.main_content, "");
+        assert!(a.null_reference);
+        assert_eq!(pages.iter().filter(|p| p.null_reference).count(), 1);
     }
 
     #[test]
