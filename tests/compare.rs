@@ -117,3 +117,28 @@ fn cli_compare_and_query_explain() {
     assert!(text.contains("body:reader"), "{text}");
     assert!(text.contains("documents"), "{text}");
 }
+
+/// `compare --corpus` with a set none of whose pages the ingest holds is refused, naming the
+/// set and the ingest, rather than printing all-zero tables.
+#[test]
+fn a_labelled_set_the_ingest_does_not_hold_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("other-set");
+    std::fs::create_dir_all(set.join("ground-truth")).unwrap();
+    std::fs::create_dir_all(set.join("html")).unwrap();
+    std::fs::write(
+        set.join("ground-truth/x.json"),
+        r#"{"url": "http://elsewhere.example/x", "file_id": "x",
+            "ground_truth": {"title": "X", "main_content": "Some text"}}"#,
+    )
+    .unwrap();
+    std::fs::write(set.join("html/x.html"), "<p>Some text</p>").unwrap();
+    let mut options = CompareOptions::new(ingested(dir.path()));
+    options.corpus = Some(set.clone());
+    options.runs = 1;
+    let err = compare(&options).unwrap_err().to_string();
+    assert!(
+        err.contains("other-set") && err.contains("none of its 1 pages"),
+        "{err}"
+    );
+}

@@ -214,9 +214,9 @@ fn part_query_cost(page: &mut String, cost: Option<&QueryCost>) {
     };
     let _ = writeln!(
         page,
-        "<p class=\"meta\">The paper's Figure 6. Queries: {} from {}; each timed over {} warm \
-         run{}. Postings read per query is the sum of the query terms' document frequencies, \
-         the disk-access proxy.</p>",
+        "<p class=\"meta\">The paper's Figure 6. Queries: {} from {}, each requiring all its \
+         words (AND); each timed over {} warm run{}. Postings read per query is the sum of the \
+         query terms' document frequencies, the disk-access proxy.</p>",
         thousands(cost.queries as u64),
         esc(&cost.source),
         thousands(cost.runs as u64),
@@ -318,8 +318,9 @@ fn part_retrieval(page: &mut String, retrieval: Option<&Retrieval>) {
          missing from the indexes (removed as replicas, skipped or not ingested). \
          <b>hit@10</b>: share of content snippets whose page is in the top 10 (higher is \
          better); <b>false-hit@10</b>: share of boilerplate snippets whose page is in the top \
-         10 (lower is better); <b>MRR@10</b>: mean reciprocal rank of the page for its title \
-         (higher is better).</p>",
+         10 (lower is better); snippet queries require all their words (AND); \
+         <b>MRR@10</b>: mean reciprocal rank of the page for its title, any of its words (OR), \
+         from 0 to 1 (higher is better).</p>",
         esc(&r.set),
         thousands(r.pages as u64),
         thousands(r.pages_missing as u64),
@@ -422,7 +423,11 @@ fn scores_table<'a>(
             num_cell(&thousands(s.without_queries as u64)),
             num_cell(&rate(s.without_queries, s.false_hit_at_10)),
             num_cell(&thousands(s.title_queries as u64)),
-            num_cell(&rate(s.title_queries, s.mrr_at_10)),
+            num_cell(&if s.title_queries == 0 {
+                "–".to_string()
+            } else {
+                format!("{:.3}", s.mrr_at_10)
+            }),
         );
     }
     page.push_str("</tbody>\n</table>\n");
@@ -983,6 +988,16 @@ mod tests {
             "hit and false-hit"
         );
         assert!(html.contains("By page type"));
+        // MRR is a mean of reciprocal ranks, not a share: 0.620, never "62.0 %".
+        assert!(
+            html.contains("<td class=\"num\">0.620</td>"),
+            "MRR as a number"
+        );
+        assert!(
+            html.contains("<td class=\"num\">0.810</td>"),
+            "MRR as a number"
+        );
+        assert!(html.contains("each requiring all its words (AND)"));
         assert_eq!(svgs(&html).len(), 3, "one chart per part");
         assert_eq!(html.matches("<figcaption>").count(), 3);
         assert!(html.contains("lower is better"));

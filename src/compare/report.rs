@@ -200,7 +200,8 @@ impl CompareReport {
             Some(c) => {
                 let _ = writeln!(
                     s,
-                    "\n2. Query cost (Figure 6): {} queries from {}, {} warm runs each",
+                    "\n2. Query cost (Figure 6): {} queries from {} (all words required), {} \
+                     warm runs each",
                     c.queries, c.source, c.runs
                 );
                 let _ = writeln!(

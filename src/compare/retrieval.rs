@@ -17,11 +17,11 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::{IndexRetrieval, PageMiss, Retrieval, RetrievalScores};
-use crate::Result;
 use crate::eval::LabelledPage;
 use crate::index::{Combine, OpenIndex};
 use crate::input::file_url;
 use crate::pipeline::{DOCVIEWS, RecordLine, for_each_line};
+use crate::{Error, Result};
 
 /// Results of one page on one index.
 #[derive(Debug, Clone, Default)]
@@ -190,6 +190,18 @@ pub fn retrieval(
         .iter()
         .filter_map(|p| ingested_url(p, &kept).map(|u| (p, u)))
         .collect();
+    if found.is_empty() && !pages.is_empty() {
+        return Err(Error::Corpus {
+            path: set_name.into(),
+            reason: format!(
+                "none of its {} pages is among the {} pages kept by the ingest in {} (was that \
+                 ingest made from this set's html/ folder?)",
+                pages.len(),
+                kept.len(),
+                dir.display()
+            ),
+        });
+    }
     let pool = crate::error::thread_pool(threads)?;
     let mut per_index = Vec::with_capacity(indexes.len());
     let mut all_outcomes: Vec<Vec<PageOutcome>> = Vec::with_capacity(indexes.len());
