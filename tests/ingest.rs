@@ -719,3 +719,47 @@ fn copies_of_one_article_on_its_own_host_are_all_replicas() {
         assert!(!kept.docview.title_from_keywords);
     }
 }
+
+/// `--resume` takes the same folder named another way for the same input, and a refusal names
+/// the setting that differs instead of dumping the settings.
+#[test]
+fn resume_compares_canonical_inputs_and_names_what_differs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let sites = Path::new(SAMPLES).join("sites");
+    let out_s = out.display().to_string();
+    let first = docview(&[
+        "ingest",
+        &sites.display().to_string(),
+        "--out",
+        &out_s,
+        "--quiet",
+    ]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let other_name = Path::new(SAMPLES).join("../corpus-samples/sites");
+    let other = other_name.display().to_string();
+    let again = docview(&["ingest", &other, "--out", &out_s, "--resume", "--quiet"]);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let changed = docview(&[
+        "ingest",
+        &other,
+        "--out",
+        &out_s,
+        "--resume",
+        "--keywords",
+        "10",
+        "--quiet",
+    ]);
+    assert!(!changed.status.success());
+    let err = String::from_utf8_lossy(&changed.stderr);
+    assert!(err.contains("integrate.keywords: was 15, now 10"), "{err}");
+    assert!(!err.contains("inputs:"), "{err}");
+}

@@ -118,7 +118,19 @@ impl IngestOptions {
     /// that grew or shrank is noticed) and every setting that shapes the outputs.
     fn settings(&self, input_bytes: Option<u64>) -> serde_json::Value {
         serde_json::json!({
-            "inputs": self.inputs.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            // Canonical paths: the same folder named another way is the same input.
+            "inputs": self
+                .inputs
+                .iter()
+                .map(|p| {
+                    let path = if p.as_os_str() == "-" {
+                        p.clone()
+                    } else {
+                        std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())
+                    };
+                    path.display().to_string()
+                })
+                .collect::<Vec<_>>(),
             "input_bytes": input_bytes,
             "cleaner": self.cleaner,
             "integrate": self.integrate,
@@ -576,12 +588,40 @@ fn resume_state(out: &Path, state_path: &Path, settings: &serde_json::Value) -> 
         return Err(Error::bad_input(
             out.display().to_string(),
             format!(
-                "--resume needs the same inputs and settings as the interrupted run; it had {}",
-                state.settings
+                "--resume needs the same inputs and settings as the interrupted run: {}",
+                settings_diff(&state.settings, settings).join("; ")
             ),
         ));
     }
     Ok(state)
+}
+
+/// What differs between the settings of the interrupted run and this one, one entry per
+/// setting (nested ones by their path): `integrate.keywords: was 15, now 10`.
+fn settings_diff(was: &serde_json::Value, now: &serde_json::Value) -> Vec<String> {
+    fn walk(path: &str, was: &serde_json::Value, now: &serde_json::Value, out: &mut Vec<String>) {
+        use serde_json::Value;
+        if let (Value::Object(a), Value::Object(b)) = (was, now) {
+            let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            for k in keys {
+                let name = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                let (x, y) = (
+                    a.get(k).unwrap_or(&Value::Null),
+                    b.get(k).unwrap_or(&Value::Null),
+                );
+                walk(&name, x, y, out);
+            }
+        } else if was != now {
+            out.push(format!("{path}: was {was}, now {now}"));
+        }
+    }
+    let mut out = Vec::new();
+    walk("", was, now, &mut out);
+    out
 }
 
 /// Creates `out`, or checks that it is empty: an ingest never mixes with other files. With
@@ -606,4 +646,20 @@ fn prepare_out_dir(out: &Path, overwrite: bool) -> Result<()> {
         }
     }
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn settings_diff_names_each_changed_setting() {
+        let was = serde_json::json!({"inputs": ["/a"], "integrate": {"keywords": 15, "beta": 0.1}});
+        let now = serde_json::json!({"inputs": ["/b"], "integrate": {"keywords": 10, "beta": 0.1}});
+        assert_eq!(
+            super::settings_diff(&was, &now),
+            [
+                "inputs: was [\"/a\"], now [\"/b\"]",
+                "integrate.keywords: was 15, now 10"
+            ]
+        );
+    }
 }
