@@ -691,3 +691,41 @@ fn a_closed_pipe_is_a_quiet_normal_end() {
         assert_eq!(stderr(&out), "", "{format}");
     }
 }
+
+/// With standard error not a terminal (a pipe here, as under cron or nohup), ingest prints
+/// plain progress lines, each pass at least once with `--progress-every 0`.
+#[test]
+fn ingest_prints_progress_lines_when_stderr_is_not_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let warc = Path::new(SAMPLES).join("warc/corpus-samples.warc.gz");
+    let o = run(&[
+        "ingest",
+        &warc.display().to_string(),
+        "--out",
+        &out.display().to_string(),
+        "--progress-every",
+        "0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    for phase in ["statistics", "ingest"] {
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&format!("docview: {phase} "))
+                    && l.contains("MB of input read")
+                    && l.contains("MB/s of HTML")),
+            "{phase}: {err}"
+        );
+    }
+    let quiet = run(&[
+        "ingest",
+        &warc.display().to_string(),
+        "--out",
+        &dir.path().join("quiet").display().to_string(),
+        "--progress-every",
+        "0",
+        "--quiet",
+    ]);
+    assert!(!stderr(&quiet).contains("MB of input read"));
+}
