@@ -40,6 +40,7 @@ fn bench_process(c: &mut Criterion) {
         integrate: IntegrateParams::default(),
         keyword: KeywordParams::default(),
         minhash: Some(&minhasher),
+        limits: docview::extract::PageLimits::default(),
     };
     let mut group = c.benchmark_group("ingest");
     group.sample_size(10);

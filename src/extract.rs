@@ -1,14 +1,63 @@
 //! One crawled page through the whole cleaning stage: bytes to text in the page's charset, the
 //! markup tag tree, a cleaner. What `docview extract` and `docview eval` run for each page.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::clean::{Cleaned, Cleaner, Verdict};
 use crate::input::{CharsetSource, decode_html, looks_binary};
 use crate::measure::{FeatureVector, feature_vector};
-use crate::page::{Hint, NodeId, PageType, TagTree, build};
+use crate::page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
 use crate::text::{Analyzer, Language, detect_language, language_from_tag};
 use crate::{Error, Result};
+
+/// Limits that bound what one page costs: html5ever's DOM of a page takes about 30 times its
+/// size, and a page of tiny elements more, so a 50 MB page would take over 1.5 GB. A page past
+/// a limit is cut there (its first part cleaned, as a browser shows what has loaded) and its
+/// record says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageLimits {
+    /// Most bytes of decoded HTML parsed.
+    pub max_html_bytes: usize,
+    /// Most elements (start tags) parsed.
+    pub max_tags: usize,
+}
+
+impl Default for PageLimits {
+    fn default() -> Self {
+        PageLimits {
+            max_html_bytes: 8 << 20,
+            max_tags: 200_000,
+        }
+    }
+}
+
+impl PageLimits {
+    /// `html` cut at the limits, and what was cut when it was.
+    pub fn apply<'a>(&self, html: &'a str) -> (&'a str, Option<String>) {
+        let mut cut = html;
+        let mut why = None;
+        if cut.len() > self.max_html_bytes {
+            let mut at = self.max_html_bytes;
+            while !cut.is_char_boundary(at) {
+                at -= 1;
+            }
+            cut = &cut[..at];
+            why = Some(format!(
+                "HTML cut at {at} of {} bytes (--max-page-mb)",
+                html.len()
+            ));
+        }
+        if let Some(at) = tag_limit_offset(cut, self.max_tags) {
+            cut = &cut[..at];
+            why = Some(format!(
+                "HTML cut after {} elements, at byte {at} of {} (--max-page-tags)",
+                self.max_tags,
+                html.len()
+            ));
+        }
+        (cut, why)
+    }
+}
 
 /// A cleaned page with what it was made from.
 #[derive(Debug, Clone)]
@@ -21,9 +70,12 @@ pub struct Extraction {
     pub tree: TagTree,
     /// What the cleaner kept.
     pub cleaned: Cleaned,
+    /// How the page was cut to its [`PageLimits`], when it was.
+    pub truncated: Option<String>,
 }
 
-/// Decodes, parses and cleans one page. `input` names the page in errors (a path, a URL).
+/// Decodes, parses and cleans one page within the default [`PageLimits`]. `input` names the
+/// page in errors (a path, a URL).
 ///
 /// Empty input and binary data (an image, an archive) are errors; anything else gives a
 /// best-effort result, however broken its markup.
@@ -32,6 +84,17 @@ pub fn extract_page(
     http_charset: Option<&str>,
     input: &str,
     cleaner: &dyn Cleaner,
+) -> Result<Extraction> {
+    extract_page_within(bytes, http_charset, input, cleaner, &PageLimits::default())
+}
+
+/// [`extract_page`] within `limits`.
+pub fn extract_page_within(
+    bytes: &[u8],
+    http_charset: Option<&str>,
+    input: &str,
+    cleaner: &dyn Cleaner,
+    limits: &PageLimits,
 ) -> Result<Extraction> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(Error::bad_input(input, "empty page: no bytes to parse"));
@@ -43,13 +106,16 @@ pub fn extract_page(
         ));
     }
     let decoded = decode_html(bytes, http_charset);
-    let tree = build(&decoded.text);
+    let (html, truncated) = limits.apply(&decoded.text);
+    let tree = build(html);
+    drop(decoded.text);
     let cleaned = cleaner.clean(&tree);
     Ok(Extraction {
         charset: decoded.encoding.name(),
         charset_source: decoded.source,
         tree,
         cleaned,
+        truncated,
     })
 }
 
@@ -199,5 +265,43 @@ impl Extraction {
                 .map(|id| self.block_report(id))
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clean::Framework;
+
+    #[test]
+    fn pages_past_the_limits_are_cut_and_say_so() {
+        let limits = PageLimits {
+            max_html_bytes: 1_000,
+            max_tags: 10,
+        };
+        // Under both limits: untouched.
+        let small = "<p>Ferry times</p>";
+        assert_eq!(limits.apply(small), (small, None));
+        // Past the byte limit, cut at a character boundary.
+        let long = format!("<p>{}</p>", "é".repeat(2_000));
+        let (cut, why) = limits.apply(&long);
+        assert!(cut.len() <= 1_000 && cut.len() > 990, "{}", cut.len());
+        assert!(why.unwrap().contains("--max-page-mb"));
+        // Past the element limit, cut before the 11th start tag.
+        let tags = "<p>a</p>".repeat(20);
+        let (cut, why) = limits.apply(&tags);
+        assert_eq!(cut, "<p>a</p>".repeat(10));
+        assert!(why.unwrap().contains("after 10 elements"));
+        // The extraction cleans the first part and reports the cut.
+        let page = extract_page_within(
+            tags.as_bytes(),
+            None,
+            "t.html",
+            &Framework::default(),
+            &limits,
+        )
+        .unwrap();
+        assert!(page.truncated.is_some());
+        assert_eq!(page.tree.all_text().matches('a').count(), 10);
     }
 }

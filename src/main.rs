@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use docview::clean::{CLEANERS, cleaner_by_name, topic_content_page};
 use docview::compare::{CompareOptions, compare, write_report};
 use docview::eval::{load_set, run_eval};
-use docview::extract::extract_page;
+use docview::extract::{PageLimits, extract_page, extract_page_within};
 use docview::index::{Combine, IndexKind, OpenIndex};
 use docview::input::read_page_bytes;
 use docview::integrate::IntegrateParams;
@@ -240,6 +240,8 @@ struct IngestArgs {
     /// progress line every SECS seconds instead of a bar.
     #[arg(long, value_name = "SECS", default_value_t = 30)]
     progress_every: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -308,6 +310,32 @@ struct ExtractArgs {
     /// or detection, in that order.
     #[arg(long, value_name = "LABEL")]
     charset: Option<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// What one page may cost; a page past a limit is cut there and its record says so.
+#[derive(Debug, clap::Args)]
+struct LimitArgs {
+    /// Most decoded HTML parsed per page, in MiB; the rest of a bigger page is cut (parsing
+    /// takes about 30 times a page's size in memory).
+    #[arg(long, value_name = "MIB", default_value_t = PageLimits::default().max_html_bytes >> 20)]
+    max_page_mb: usize,
+    /// Most elements (start tags) parsed per page; the rest of the page is cut.
+    #[arg(long, value_name = "N", default_value_t = PageLimits::default().max_tags)]
+    max_page_tags: usize,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Result<PageLimits> {
+        if self.max_page_mb == 0 || self.max_page_tags == 0 {
+            bail!("--max-page-mb and --max-page-tags must be at least 1");
+        }
+        Ok(PageLimits {
+            max_html_bytes: self.max_page_mb.saturating_mul(1 << 20),
+            max_tags: self.max_page_tags,
+        })
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -413,13 +441,15 @@ fn extract(args: ExtractArgs) -> Result<()> {
         );
     }
     let cleaner = cleaner_by_name(&args.cleaner)?;
+    let limits = args.limits.limits()?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = 0usize;
     for (i, path) in args.pages.iter().enumerate() {
         let name = path.display().to_string();
         let page = read_page_bytes(path).and_then(|bytes| {
-            extract_page(&bytes, args.charset.as_deref(), &name, cleaner.as_ref())
+            let charset = args.charset.as_deref();
+            extract_page_within(&bytes, charset, &name, cleaner.as_ref(), &limits)
         });
         let page = match page {
             Ok(page) => page,
@@ -429,6 +459,9 @@ fn extract(args: ExtractArgs) -> Result<()> {
                 continue;
             }
         };
+        if let Some(why) = &page.truncated {
+            eprintln!("docview: {name}: {why}");
+        }
         match args.format {
             Format::Text => {
                 if args.pages.len() > 1 {
@@ -681,6 +714,7 @@ fn run_ingest(args: IngestArgs) -> Result<()> {
     options.resume = args.resume;
     options.overwrite = args.overwrite;
     options.index_heap_bytes = args.index_memory.max(16) << 20;
+    options.limits = args.limits.limits()?;
     let bar = Bar::new(args.quiet, args.progress_every);
     let summary = ingest(&options, &bar)?;
     out!("{}", summary.render());

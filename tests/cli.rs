@@ -729,3 +729,57 @@ fn ingest_prints_progress_lines_when_stderr_is_not_a_terminal() {
     ]);
     assert!(!stderr(&quiet).contains("MB of input read"));
 }
+
+/// A page past `--max-page-mb` is cut: its first part is cleaned and indexed, the record's
+/// `truncated` says how, and the summary counts it.
+#[test]
+fn ingest_cuts_pages_past_the_page_limits_and_records_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("big.html");
+    let para = "<div><p>The harbour ferry waits for the tide at the north quay.</p></div>\n";
+    std::fs::write(
+        &page,
+        format!("<html><body>{}</body></html>", para.repeat(30_000)),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let o = run(&[
+        "ingest",
+        &page.display().to_string(),
+        "--out",
+        &out.display().to_string(),
+        "--max-page-mb",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("1 cut to the page limits"),
+        "{}",
+        stdout(&o)
+    );
+    let record: Value = serde_json::from_str(
+        std::fs::read_to_string(out.join("docviews.jsonl"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let why = record["truncated"].as_str().expect("truncated");
+    assert!(why.contains("--max-page-mb"), "{why}");
+    assert!(
+        record["topic_content"]
+            .as_str()
+            .unwrap()
+            .contains("harbour ferry")
+    );
+    // extract says so on standard error.
+    let o = run(&[
+        "extract",
+        &page.display().to_string(),
+        "--max-page-tags",
+        "100",
+    ]);
+    assert!(o.status.success());
+    assert!(stderr(&o).contains("--max-page-tags"), "{}", stderr(&o));
+}

@@ -67,7 +67,19 @@ fn read_limited(mut reader: impl Read, name: &Path, limit: usize) -> Result<Vec<
     let (head, len) = read_head(&mut reader).map_err(|e| Error::io(name, e))?;
     let whole = Cursor::new(head).take(len as u64).chain(reader);
     if len == GZIP_MAGIC.len() && head == GZIP_MAGIC {
-        read_capped(MultiGzDecoder::new(whole), limit).map_err(|e| gzip_error(name, e))
+        let bytes =
+            read_capped(MultiGzDecoder::new(whole), limit).map_err(|e| gzip_error(name, e))?;
+        if bytes.len() == limit && decode::looks_binary(&bytes) {
+            // Say what stopped it: the cap, not the binary data a bomb decompresses to.
+            return Err(Error::bad_input(
+                name.display().to_string(),
+                format!(
+                    "gzip data past the {} MiB read cap, and binary (a gzip bomb?)",
+                    limit >> 20
+                ),
+            ));
+        }
+        Ok(bytes)
     } else {
         read_capped(whole, limit).map_err(|e| Error::io(name, e))
     }
@@ -207,11 +219,21 @@ mod tests {
     }
 
     #[test]
-    fn gzip_bomb_is_capped() {
-        // 8 MiB of zeros compress to about 8 KiB; only the first 1 MiB is inflated.
+    fn gzip_bomb_is_capped_and_named() {
+        // 8 MiB of zeros compress to about 8 KiB; only the first 1 MiB is inflated, and the
+        // error names the cap, not the binary data.
         let gz = gzip(&vec![0u8; 8 << 20]);
         assert!(gz.len() < 64 << 10);
-        let read = read_limited(Cursor::new(gz), Path::new("bomb.gz"), 1 << 20).unwrap();
+        let err = read_limited(Cursor::new(gz), Path::new("bomb.gz"), 1 << 20)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("bomb.gz") && err.contains("1 MiB read cap"),
+            "{err}"
+        );
+        // A big page that is text is cut at the cap, not refused.
+        let page = gzip("<p>tide</p>".repeat(200 << 10).as_bytes());
+        let read = read_limited(Cursor::new(page), Path::new("big.gz"), 1 << 20).unwrap();
         assert_eq!(read.len(), 1 << 20);
     }
 

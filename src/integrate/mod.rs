@@ -82,6 +82,9 @@ pub struct DocView {
     pub title_from_keywords: bool,
     /// True when cleaning kept no text of the page (its topic content is empty).
     pub topic_content_empty: bool,
+    /// How the page was cut to the page limits (`--max-page-mb`, `--max-page-tags`), when it
+    /// was: only its first part was cleaned.
+    pub truncated: Option<String>,
     /// The URL the page's relative links were resolved against (empty when none).
     pub link_base: String,
     /// Where `link_base` came from: the page's `<base href>`, its canonical link (a local
@@ -166,6 +169,7 @@ pub fn integrate(
             original_title,
             title_from_keywords,
             topic_content_empty: count_tokens(topic) == 0,
+            truncated: page.truncated.clone(),
             link_base: base.url.as_ref().map(Url::to_string).unwrap_or_default(),
             link_base_source: base.source,
             replicas: Vec::new(),

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 pub use build::build;
 pub use hint::Hint;
-pub use nesting::{MAX_PARSE_DEPTH, cap_nesting};
+pub use nesting::{MAX_PARSE_DEPTH, cap_nesting, tag_limit_offset};
 pub use render::{Rendered, Show, render};
 
 /// Index of a node in [`TagTree::nodes`]; the root (the `<body>`, or the document) is 0.

@@ -193,6 +193,22 @@ fn max_depth(html: &str) -> usize {
     max
 }
 
+/// The byte offset of the start tag of element number `max + 1` of `html` (elements counted
+/// by their start tags, comments passed over); `None` when it has no more than `max`.
+pub fn tag_limit_offset(html: &str, max: usize) -> Option<usize> {
+    let mut seen = 0usize;
+    let mut at = None;
+    for_each_tag(html, |t| {
+        if at.is_none() && !t.closing {
+            seen += 1;
+            if seen > max {
+                at = Some(t.start);
+            }
+        }
+    });
+    at
+}
+
 /// `html` with elements nested deeper than `limit` unwrapped (their tags removed, their content
 /// kept); borrowed and unchanged when nothing nests that deep.
 pub fn cap_nesting(html: &str, limit: usize) -> Cow<'_, str> {

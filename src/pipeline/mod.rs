@@ -22,6 +22,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::clean::{Cleaner, cleaner_by_name};
+use crate::extract::PageLimits;
 use crate::index::{IndexStats, index_stats};
 use crate::input::{InputEvent, Inputs, RawPage};
 use crate::integrate::IntegrateParams;
@@ -91,6 +92,8 @@ pub struct IngestOptions {
     pub overwrite: bool,
     /// Memory budget of each index writer, in bytes.
     pub index_heap_bytes: usize,
+    /// What one page may cost: pages past a limit are cut there (their records say so).
+    pub limits: PageLimits,
 }
 
 impl IngestOptions {
@@ -111,6 +114,7 @@ impl IngestOptions {
             resume: false,
             overwrite: false,
             index_heap_bytes: 64 << 20,
+            limits: PageLimits::default(),
         }
     }
 
@@ -139,6 +143,7 @@ impl IngestOptions {
             "minhash": self.minhash,
             "stopwords": self.stopwords,
             "stats_file": self.stats_file.as_ref().map(|p| p.display().to_string()),
+            "limits": self.limits,
         })
     }
 }
@@ -307,6 +312,7 @@ fn count_event(event: &InputEvent, counters: &mut Counters) {
 pub fn build_stats(
     inputs: Inputs,
     cleaner: &dyn Cleaner,
+    limits: PageLimits,
     params: StopwordParams,
     pool: &rayon::ThreadPool,
     progress: &dyn Progress,
@@ -331,7 +337,7 @@ pub fn build_stats(
         let found: Vec<std::result::Result<_, Unreadable>> = pool.install(|| {
             pages
                 .par_iter()
-                .map(|p| page_features(p, cleaner, &analyzer))
+                .map(|p| page_features(p, cleaner, &analyzer, &limits))
                 .collect()
         });
         for page in found.into_iter().flatten() {
@@ -403,8 +409,14 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
             }
             None => {
                 progress.start(Phase::Statistics, input_bytes);
-                let stats =
-                    build_stats(inputs, cleaner.as_ref(), options.stopwords, &pool, progress)?;
+                let stats = build_stats(
+                    inputs,
+                    cleaner.as_ref(),
+                    options.limits,
+                    options.stopwords,
+                    &pool,
+                    progress,
+                )?;
                 progress.finish();
                 stats
             }
@@ -484,6 +496,7 @@ fn run_ingest(
         integrate: options.integrate,
         keyword: options.keyword,
         minhash: minhasher.as_ref(),
+        limits: options.limits,
     };
     let mut counters = state.counters.clone();
     let mut next_seq = state.next_seq;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use url::Url;
 
 use crate::clean::Cleaner;
-use crate::extract::{Extraction, extract_page};
+use crate::extract::{Extraction, PageLimits, extract_page_within};
 use crate::input::RawPage;
 use crate::integrate::{Context, DocView, IntegrateParams, integrate};
 use crate::replica::template::CopyKey;
@@ -32,6 +32,8 @@ pub struct Worker<'a> {
     pub keyword: KeywordParams,
     /// The MinHash functions, when MinHash signatures find near-replicas.
     pub minhash: Option<&'a MinHasher>,
+    /// What one page may cost.
+    pub limits: PageLimits,
 }
 
 /// A page ready for replica removal and the outputs.
@@ -83,12 +85,17 @@ pub fn site_of(url: &str) -> Option<String> {
     }
 }
 
-fn clean(raw: &RawPage, cleaner: &dyn Cleaner) -> Result<Extraction, Unreadable> {
-    extract_page(
+fn clean(
+    raw: &RawPage,
+    cleaner: &dyn Cleaner,
+    limits: &PageLimits,
+) -> Result<Extraction, Unreadable> {
+    extract_page_within(
         &raw.bytes,
         raw.http_charset.as_deref(),
         &raw.origin,
         cleaner,
+        limits,
     )
     .map_err(|e| Unreadable {
         origin: raw.origin.clone(),
@@ -129,8 +136,9 @@ pub fn page_features(
     raw: &RawPage,
     cleaner: &dyn Cleaner,
     analyzer: &Analyzer,
+    limits: &PageLimits,
 ) -> Result<PageFeatures, Unreadable> {
-    let page = clean(raw, cleaner)?;
+    let page = clean(raw, cleaner, limits)?;
     let lang = page.language();
     let mut counts = HashMap::new();
     analyzer.term_counts(&page.cleaned.topic_text, lang, &mut counts);
@@ -150,7 +158,7 @@ pub fn page_features(
 
 /// Second pass: cleans, integrates and fingerprints one page.
 pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed, Unreadable> {
-    let page = clean(&raw, w.cleaner)?;
+    let page = clean(&raw, w.cleaner, &w.limits)?;
     let lang = page.language();
     let site = site_of(&raw.url);
     let cx = Context {

@@ -162,6 +162,9 @@ impl Sink {
         if page.docview.topic_content_empty {
             counters.kept_empty += 1;
         }
+        if page.docview.truncated.is_some() {
+            counters.kept_truncated += 1;
+        }
         self.index_page(&page)?;
         self.kept_urls
             .insert(page.seq, page.docview.identifier.clone().into_boxed_str());

@@ -41,6 +41,9 @@ pub struct Counters {
     /// Kept pages whose topic content is empty (cleaning kept no text; flagged in the record).
     #[serde(default)]
     pub kept_empty: u64,
+    /// Kept pages cut to the page limits (flagged in the record).
+    #[serde(default)]
+    pub kept_truncated: u64,
     /// Pages removed as exact replicas.
     pub replicas_exact: u64,
     /// Pages removed as near-replicas.

@@ -50,12 +50,21 @@ impl Summary {
             c.pages_read as f64 / secs
         );
         let _ = write!(s, "  kept         {:>9}", c.kept);
+        let mut notes = Vec::new();
         if c.kept_empty > 0 {
-            let _ = write!(
-                s,
-                "   {} with empty topic content (topic_content_empty in docviews.jsonl)",
+            notes.push(format!(
+                "{} with empty topic content (topic_content_empty)",
                 c.kept_empty
-            );
+            ));
+        }
+        if c.kept_truncated > 0 {
+            notes.push(format!(
+                "{} cut to the page limits (truncated)",
+                c.kept_truncated
+            ));
+        }
+        if !notes.is_empty() {
+            let _ = write!(s, "   {} in docviews.jsonl", notes.join(", "));
         }
         s.push('\n');
         let _ = writeln!(
