@@ -105,8 +105,20 @@ pub fn extract_page_within(
             "binary data, not an HTML page (NUL or control bytes at the start)",
         ));
     }
+    // Decoding makes at most two bytes of UTF-8 of most single bytes: twice the limit of raw
+    // bytes is all the decoded limit can use, and decoding no more bounds the copy.
+    let raw_limit = limits.max_html_bytes.saturating_mul(2);
+    let (bytes, raw_cut) = match bytes.get(..raw_limit) {
+        Some(head) if head.len() < bytes.len() => (head, Some(bytes.len())),
+        _ => (bytes, None),
+    };
     let decoded = decode_html(bytes, http_charset);
-    let (html, truncated) = limits.apply(&decoded.text);
+    let (html, mut truncated) = limits.apply(&decoded.text);
+    if let (Some(raw_len), None) = (raw_cut, &truncated) {
+        truncated = Some(format!(
+            "HTML cut at {raw_limit} of {raw_len} bytes before decoding (--max-page-mb)"
+        ));
+    }
     let tree = build(html);
     drop(decoded.text);
     let cleaned = cleaner.clean(&tree);
