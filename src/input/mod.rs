@@ -40,6 +40,37 @@ pub use sources::Inputs;
 /// the end is handled by [`decode_html`].
 pub const MAX_PAGE_BYTES: usize = 64 << 20;
 
+/// Every event of a WARC (plain, gzip per record or gzip as a whole) held in memory, as
+/// ingest reads a WARC file named `name`: the entry point of the WARC fuzz target and its
+/// replay test.
+pub fn warc_events(bytes: &[u8], name: &str) -> Vec<InputEvent> {
+    let src = progress::Tracked::new(io::BufReader::new(Cursor::new(bytes)));
+    match warc::WarcReader::new(src, name) {
+        Ok(mut reader) => std::iter::from_fn(|| reader.next_event()).collect(),
+        Err(e) => vec![InputEvent::Malformed {
+            origin: name.to_string(),
+            message: e.to_string(),
+        }],
+    }
+}
+
+/// Every event of JSON Lines held in memory, as ingest reads a JSONL file named `name`.
+pub fn jsonl_events(bytes: &[u8], name: &str) -> Vec<InputEvent> {
+    let lines: Box<dyn io::BufRead + Send> = Box::new(Cursor::new(bytes.to_vec()));
+    let mut reader = jsonl::JsonlReader::new(lines, name);
+    std::iter::from_fn(|| reader.next_event()).collect()
+}
+
+/// The status code of an HTTP response head (through its blank line), or why it is malformed,
+/// as the WARC reader parses heads.
+pub fn http_head_status(bytes: &[u8]) -> std::result::Result<u16, String> {
+    match http::read_head(&mut Cursor::new(bytes)) {
+        Ok(Ok(head)) => Ok(head.status),
+        Ok(Err(why)) => Err(why),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// The two bytes every gzip member starts with.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 

@@ -1,0 +1,203 @@
+//! The fuzz targets' entry points on stable Rust, in the normal test command: the seeds
+//! (`corpus-samples/`, and `../shared/warc` when it is there), a fixed-seed set of mutations
+//! of them (bit flips, byte inserts and deletes, truncations, splices, repeated chunks), and
+//! every input kept under `fuzz/regressions/<target>/`, through the same four entry points as
+//! `fuzz/fuzz_targets/*.rs`: the page path to a DocView, the WARC reader, the HTTP head parser
+//! and the JSONL reader. Each must return (a page, events, an error), never panic.
+//! cargo-fuzz runs these targets for as long as one likes (`fuzz/README.md`); this test runs a
+//! bounded number of inputs so that CI checks them on every change.
+
+use std::path::{Path, PathBuf};
+
+use docview::clean::Framework;
+use docview::extract::extract_page;
+use docview::integrate::{Context, IntegrateParams, integrate};
+use docview::stats::CollectionStats;
+use docview::text::Analyzer;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Mutants made of each seed.
+const MUTANTS_PER_SEED: usize = 48;
+
+fn page_path(data: &[u8]) {
+    let cleaner = Framework::default();
+    let Ok(page) = extract_page(data, None, "fuzz.html", &cleaner) else {
+        return;
+    };
+    let lang = page.language();
+    let analyzer = Analyzer::new();
+    let stats = CollectionStats::default();
+    let cx = Context {
+        analyzer: &analyzer,
+        stats: &stats,
+        params: IntegrateParams::default(),
+    };
+    let _ = integrate("http://fuzz.example/a/page.html", Some("fuzz.example"), &page, lang, cx);
+}
+
+fn warc(data: &[u8]) {
+    let _ = docview::input::warc_events(data, "fuzz.warc");
+}
+
+fn http_head(data: &[u8]) {
+    let _ = docview::input::http_head_status(data);
+}
+
+fn jsonl(data: &[u8]) {
+    let _ = docview::input::jsonl_events(data, "fuzz.jsonl");
+}
+
+fn files(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if keep(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn read(paths: &[PathBuf]) -> Vec<Vec<u8>> {
+    paths.iter().map(|p| std::fs::read(p).unwrap()).collect()
+}
+
+/// One mutation of `input`, `other` a second seed for splices.
+fn mutate(rng: &mut ChaCha8Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
+    let mut out = input.to_vec();
+    for _ in 0..rng.random_range(1..4) {
+        let len = out.len();
+        let at = if len == 0 { 0 } else { rng.random_range(0..len) };
+        match rng.random_range(0..6) {
+            0 if len > 0 => out[at] ^= 1 << rng.random_range(0..8),
+            1 => {
+                let b: u8 = rng.random();
+                let n = rng.random_range(1..16);
+                out.splice(at..at, std::iter::repeat_n(b, n));
+            }
+            2 if len > 0 => {
+                let end = (at + rng.random_range(1..64)).min(len);
+                out.drain(at..end);
+            }
+            3 => out.truncate(at),
+            4 if !other.is_empty() => {
+                let from = rng.random_range(0..other.len());
+                let end = (from + rng.random_range(1..4096)).min(other.len());
+                out.splice(at..at, other[from..end].iter().copied());
+            }
+            5 if len > 0 => {
+                let end = (at + rng.random_range(1..256)).min(len);
+                let chunk = out[at..end].to_vec();
+                for _ in 0..rng.random_range(1..8) {
+                    out.splice(at..at, chunk.iter().copied());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Runs `target` on each seed, its mutants and the kept regressions of `name`.
+fn check(name: &str, target: fn(&[u8]), seeds: &[Vec<u8>], seed: u64) -> usize {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut runs = 0;
+    let regressions = files(&Path::new(ROOT).join("fuzz/regressions").join(name), |_| true);
+    for input in read(&regressions).iter().chain(seeds) {
+        target(input);
+        runs += 1;
+    }
+    for (i, input) in seeds.iter().enumerate() {
+        let other = &seeds[(i + 1) % seeds.len()];
+        for _ in 0..MUTANTS_PER_SEED {
+            target(&mutate(&mut rng, input, other));
+            runs += 1;
+        }
+    }
+    runs
+}
+
+fn samples() -> PathBuf {
+    Path::new(ROOT).join("corpus-samples")
+}
+
+#[test]
+fn page_path_survives_mutated_pages() {
+    let seeds = read(&files(&samples().join("sites"), |p| {
+        p.extension().is_some_and(|e| e == "html")
+    }));
+    assert!(seeds.len() >= 30);
+    let runs = check("page", page_path, &seeds, 1);
+    assert!(runs > 400, "{runs}");
+}
+
+#[test]
+fn warc_reader_survives_mutated_warcs() {
+    let mut paths = files(&samples().join("warc"), |p| p.to_string_lossy().contains(".warc"));
+    let shared = Path::new(ROOT).join("../shared/warc");
+    if shared.is_dir() {
+        paths.extend(files(&shared, |p| {
+            p.file_name().is_some_and(|n| n.to_string_lossy().contains(".warc"))
+        }));
+    } else {
+        eprintln!("skipped ../shared/warc seeds: {} is absent", shared.display());
+    }
+    let mut seeds = read(&paths);
+    // Decompressed copies too, so that mutations reach record headers, not only gzip data.
+    for p in &paths {
+        if p.extension().is_some_and(|e| e == "gz") {
+            let mut d = flate2::read::MultiGzDecoder::new(std::fs::File::open(p).unwrap());
+            let mut plain = Vec::new();
+            if std::io::Read::read_to_end(&mut d, &mut plain).is_ok() {
+                seeds.push(plain);
+            }
+        }
+    }
+    check("warc", warc, &seeds, 2);
+}
+
+#[test]
+fn http_head_parser_survives_mutated_heads() {
+    let seeds: Vec<Vec<u8>> = [
+        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 5\r\n\r\n",
+        "HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\n\r\n",
+        "HTTP/1.0 200\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n",
+        "HTTP/1.1 301 Moved\nLocation: /x\nContent-Type: text/plain\n\n",
+    ]
+    .iter()
+    .map(|h| h.as_bytes().to_vec())
+    .collect();
+    assert_eq!(docview::input::http_head_status(&seeds[1]), Ok(404));
+    check("http_head", http_head, &seeds, 3);
+}
+
+#[test]
+fn jsonl_reader_survives_mutated_lines() {
+    let pages = files(&samples().join("sites"), |p| p.extension().is_some_and(|e| e == "html"));
+    let seeds: Vec<Vec<u8>> = pages
+        .chunks(4)
+        .map(|chunk| {
+            let mut lines = String::new();
+            for p in chunk {
+                let html = String::from_utf8_lossy(&std::fs::read(p).unwrap()).into_owned();
+                let line = serde_json::json!({"url": "http://s.example/", "html": html});
+                lines.push_str(&line.to_string());
+                lines.push('\n');
+            }
+            lines.into_bytes()
+        })
+        .collect();
+    check("jsonl", jsonl, &seeds, 4);
+}
