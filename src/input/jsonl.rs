@@ -9,7 +9,7 @@ use std::io::{self, BufRead, Read};
 use serde::Deserialize;
 
 use super::MAX_PAGE_BYTES;
-use super::raw::{InputEvent, RawPage};
+use super::raw::{InputEvent, RawPage, clean_url};
 
 /// Longest line read: a page of [`MAX_PAGE_BYTES`] with room for JSON escapes. The rest of a
 /// longer line is passed over and the line reported.
@@ -90,7 +90,7 @@ impl JsonlReader {
                 let mut bytes = page.html.into_bytes();
                 bytes.truncate(MAX_PAGE_BYTES);
                 InputEvent::Page(RawPage {
-                    url: page.url,
+                    url: clean_url(&page.url),
                     bytes,
                     http_charset: None,
                     origin,
@@ -151,6 +151,12 @@ mod tests {
             })
             .collect();
         assert_eq!(urls, ["http://a/", "http://b/"]);
+        // A control character in a URL never reaches records or terminals as it is.
+        let events = read_all("{\"url\": \"http://a/\\u001b[2J\", \"html\": \"<p>a</p>\"}\n");
+        let InputEvent::Page(page) = &events[0] else {
+            panic!("{:?}", events[0]);
+        };
+        assert_eq!(page.url, "http://a/%1B[2J");
     }
 
     #[test]

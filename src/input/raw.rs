@@ -141,6 +141,26 @@ impl fmt::Display for InputEvent {
     }
 }
 
+/// A page URL as records and terminals may show it: control characters (which no valid URL
+/// holds, and which would reach a terminal through `docview query`) percent-encoded.
+pub fn clean_url(url: &str) -> String {
+    if !url.chars().any(char::is_control) {
+        return url.to_string();
+    }
+    let mut out = String::with_capacity(url.len() + 8);
+    for c in url.chars() {
+        if c.is_control() {
+            let mut buf = [0u8; 4];
+            for b in c.encode_utf8(&mut buf).bytes() {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The `file://` URL of `path`, which should be absolute: bytes other than unreserved
 /// characters and `/` are percent-encoded (the path taken as UTF-8, lossily).
 pub fn file_url(path: &Path) -> String {
@@ -169,6 +189,15 @@ mod tests {
         assert_eq!(
             file_url(Path::new("/新闻/x#1.htm")),
             "file:///%E6%96%B0%E9%97%BB/x%231.htm"
+        );
+    }
+
+    #[test]
+    fn control_characters_in_urls_are_percent_encoded() {
+        assert_eq!(clean_url("http://a.example/x"), "http://a.example/x");
+        assert_eq!(
+            clean_url("http://a.example/\u{1b}[31mred\u{85}"),
+            "http://a.example/%1B[31mred%C2%85"
         );
     }
 

@@ -24,7 +24,7 @@ use flate2::bufread::GzDecoder;
 
 use super::http::{self, BodyError, HttpHead};
 use super::progress::Tracked;
-use super::raw::{InputEvent, RawPage, SkipReason};
+use super::raw::{InputEvent, RawPage, SkipReason, clean_url};
 use super::{GZIP_MAGIC, MAX_PAGE_BYTES};
 
 /// Longest WARC record header read.
@@ -158,7 +158,7 @@ fn read_warc_header<B: BufRead>(r: &mut B, resumed: bool) -> Result<WarcHeader, 
 /// A `WARC-Target-URI` without the angle brackets some WARC/1.0 writers put around it.
 fn target_uri(value: &str) -> String {
     let inner = value.strip_prefix('<').and_then(|v| v.strip_suffix('>'));
-    inner.unwrap_or(value).to_string()
+    clean_url(inner.unwrap_or(value))
 }
 
 /// What a record's block gives, reading as little of it as needed.
