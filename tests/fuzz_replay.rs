@@ -9,11 +9,6 @@
 
 use std::path::{Path, PathBuf};
 
-use docview::clean::Framework;
-use docview::extract::extract_page;
-use docview::integrate::{Context, IntegrateParams, integrate};
-use docview::stats::CollectionStats;
-use docview::text::Analyzer;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -23,19 +18,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const MUTANTS_PER_SEED: usize = 48;
 
 fn page_path(data: &[u8]) {
-    let cleaner = Framework::default();
-    let Ok(page) = extract_page(data, None, "fuzz.html", &cleaner) else {
-        return;
-    };
-    let lang = page.language();
-    let analyzer = Analyzer::new();
-    let stats = CollectionStats::default();
-    let cx = Context {
-        analyzer: &analyzer,
-        stats: &stats,
-        params: IntegrateParams::default(),
-    };
-    let _ = integrate("http://fuzz.example/a/page.html", Some("fuzz.example"), &page, lang, cx);
+    let _ = docview::integrate::page_docview(data, "http://fuzz.example/a/page.html");
 }
 
 fn warc(data: &[u8]) {
@@ -79,7 +62,11 @@ fn mutate(rng: &mut ChaCha8Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
     let mut out = input.to_vec();
     for _ in 0..rng.random_range(1..4) {
         let len = out.len();
-        let at = if len == 0 { 0 } else { rng.random_range(0..len) };
+        let at = if len == 0 {
+            0
+        } else {
+            rng.random_range(0..len)
+        };
         match rng.random_range(0..6) {
             0 if len > 0 => out[at] ^= 1 << rng.random_range(0..8),
             1 => {
@@ -114,7 +101,9 @@ fn mutate(rng: &mut ChaCha8Rng, input: &[u8], other: &[u8]) -> Vec<u8> {
 fn check(name: &str, target: fn(&[u8]), seeds: &[Vec<u8>], seed: u64) -> usize {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut runs = 0;
-    let regressions = files(&Path::new(ROOT).join("fuzz/regressions").join(name), |_| true);
+    let regressions = files(&Path::new(ROOT).join("fuzz/regressions").join(name), |_| {
+        true
+    });
     for input in read(&regressions).iter().chain(seeds) {
         target(input);
         runs += 1;
@@ -145,14 +134,20 @@ fn page_path_survives_mutated_pages() {
 
 #[test]
 fn warc_reader_survives_mutated_warcs() {
-    let mut paths = files(&samples().join("warc"), |p| p.to_string_lossy().contains(".warc"));
+    let mut paths = files(&samples().join("warc"), |p| {
+        p.to_string_lossy().contains(".warc")
+    });
     let shared = Path::new(ROOT).join("../shared/warc");
     if shared.is_dir() {
         paths.extend(files(&shared, |p| {
-            p.file_name().is_some_and(|n| n.to_string_lossy().contains(".warc"))
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().contains(".warc"))
         }));
     } else {
-        eprintln!("skipped ../shared/warc seeds: {} is absent", shared.display());
+        eprintln!(
+            "skipped ../shared/warc seeds: {} is absent",
+            shared.display()
+        );
     }
     let mut seeds = read(&paths);
     // Decompressed copies too, so that mutations reach record headers, not only gzip data.
@@ -185,7 +180,9 @@ fn http_head_parser_survives_mutated_heads() {
 
 #[test]
 fn jsonl_reader_survives_mutated_lines() {
-    let pages = files(&samples().join("sites"), |p| p.extension().is_some_and(|e| e == "html"));
+    let pages = files(&samples().join("sites"), |p| {
+        p.extension().is_some_and(|e| e == "html")
+    });
     let seeds: Vec<Vec<u8>> = pages
         .chunks(4)
         .map(|chunk| {

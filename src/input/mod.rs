@@ -119,16 +119,23 @@ fn read_limited(mut reader: impl Read, name: &Path, limit: usize) -> Result<Vec<
 /// Reads the first two bytes (fewer at the end of input), retrying short reads from pipes.
 fn read_head(reader: &mut impl Read) -> io::Result<([u8; 2], usize)> {
     let mut head = [0u8; 2];
-    let mut len = 0;
-    while len < head.len() {
-        match reader.read(&mut head[len..]) {
+    let len = read_up_to(reader, &mut head)?;
+    Ok((head, len))
+}
+
+/// Reads until `buf` is full or the input ends (a read may stop short at a pipe's or a
+/// buffer's edge); the number of bytes read.
+pub(crate) fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match r.read(&mut buf[filled..]) {
             Ok(0) => break,
-            Ok(n) => len += n,
+            Ok(n) => filled += n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
-    Ok((head, len))
+    Ok(filled)
 }
 
 /// Reads at most `limit` bytes from `reader`.

@@ -25,7 +25,7 @@ use flate2::bufread::GzDecoder;
 use super::http::{self, BodyError, HttpHead};
 use super::progress::Tracked;
 use super::raw::{InputEvent, RawPage, SkipReason, clean_url};
-use super::{GZIP_MAGIC, MAX_PAGE_BYTES};
+use super::{GZIP_MAGIC, MAX_PAGE_BYTES, read_up_to};
 
 /// Longest WARC record header read.
 const MAX_WARC_HEADER_BYTES: u64 = 256 << 10;
@@ -558,20 +558,6 @@ fn next_gzip_magic<R: BufRead + Seek>(raw: &mut Tracked<R>) -> io::Result<Option
         }
         raw.seek_to(at + 1)?;
     }
-}
-
-/// Reads until `buf` is full or the input ends; the number of bytes read.
-fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match r.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
 }
 
 /// True when the gzip member at `at` decompresses to something starting with `WARC/`; `raw`

@@ -114,6 +114,25 @@ pub struct Context<'a> {
     pub params: IntegrateParams,
 }
 
+/// One page alone, bytes to DocView, with the framework cleaner, the default limits and no
+/// collection statistics: the whole page path in one call, which the fuzz target and its
+/// stable replay test (`tests/fuzz_replay.rs`) drive.
+pub fn page_docview(bytes: &[u8], url: &str) -> crate::Result<DocView> {
+    let page = crate::extract::extract_page(bytes, None, url, &crate::clean::Framework::default())?;
+    let lang = page.language();
+    let analyzer = Analyzer::new();
+    let stats = CollectionStats::default();
+    let cx = Context {
+        analyzer: &analyzer,
+        stats: &stats,
+        params: IntegrateParams::default(),
+    };
+    let site = url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_string));
+    Ok(integrate(url, site.as_deref(), &page, lang, cx).docview)
+}
+
 /// Integrates one cleaned page, found at `url` on `site`, into its DocView.
 pub fn integrate(
     url: &str,
