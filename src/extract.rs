@@ -26,7 +26,7 @@ impl Default for PageLimits {
     fn default() -> Self {
         PageLimits {
             max_html_bytes: 8 << 20,
-            max_tags: 200_000,
+            max_tags: 500_000,
         }
     }
 }
