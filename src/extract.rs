@@ -1,6 +1,8 @@
 //! One crawled page through the whole cleaning stage: bytes to text in the page's charset, the
 //! markup tag tree, a cleaner. What `docview extract` and `docview eval` run for each page.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::clean::{Cleaned, Cleaner, Verdict};
@@ -96,6 +98,38 @@ pub fn extract_page_within(
     cleaner: &dyn Cleaner,
     limits: &PageLimits,
 ) -> Result<Extraction> {
+    let parsed = parse_page(bytes, http_charset, input, limits)?;
+    let cleaned = cleaner.clean(&parsed.tree);
+    Ok(Extraction {
+        charset: parsed.charset,
+        charset_source: parsed.charset_source,
+        tree: parsed.tree,
+        cleaned,
+        truncated: parsed.truncated,
+    })
+}
+
+/// A page decoded and parsed into its tag tree, not yet cleaned.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    /// The charset the bytes were decoded with.
+    pub charset: &'static str,
+    /// Where that charset came from.
+    pub charset_source: CharsetSource,
+    /// The page's markup tag tree.
+    pub tree: TagTree,
+    /// How the page was cut to its [`PageLimits`], when it was.
+    pub truncated: Option<String>,
+}
+
+/// Decodes and parses one page within `limits`: what [`extract_page_within`] does before it
+/// cleans, for callers that look at the tree itself (block labelling, training).
+pub fn parse_page(
+    bytes: &[u8],
+    http_charset: Option<&str>,
+    input: &str,
+    limits: &PageLimits,
+) -> Result<Parsed> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
         return Err(Error::bad_input(input, "empty page: no bytes to parse"));
     }
@@ -120,13 +154,10 @@ pub fn extract_page_within(
         ));
     }
     let tree = build(html);
-    drop(decoded.text);
-    let cleaned = cleaner.clean(&tree);
-    Ok(Extraction {
+    Ok(Parsed {
         charset: decoded.encoding.name(),
         charset_source: decoded.source,
         tree,
-        cleaned,
         truncated,
     })
 }
@@ -165,6 +196,12 @@ pub struct BlockReport<'a> {
     pub verdict: Verdict,
     /// Why.
     pub reason: &'static str,
+    /// The learned cleaner's score of the block (text blocks only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<f32>,
+    /// The features the score was computed from, by name (text blocks only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub block_features: Option<BTreeMap<&'static str, f32>>,
 }
 
 /// The whole-page report of `docview extract --format json`.
@@ -175,7 +212,7 @@ pub struct ExtractReport<'a> {
     /// The page's URL, when known.
     pub url: Option<&'a str>,
     /// The cleaner used.
-    pub cleaner: &'a str,
+    pub cleaner: &'static str,
     /// Charset used and where it came from.
     pub charset: &'a str,
     /// Where the charset came from.
@@ -219,6 +256,8 @@ impl Extraction {
             hidden: n.hidden,
             verdict: d.verdict,
             reason: d.reason,
+            score: None,
+            block_features: None,
         }
     }
 
@@ -252,18 +291,28 @@ impl Extraction {
         feature_vector(&self.tree, kept, &self.cleaned.weights, analyzer, lang)
     }
 
-    /// The JSON report of the whole page.
+    /// The JSON report of the whole page; each block carries the evidence `cleaner` decided it
+    /// on, when the cleaner has any (the learned cleaner's features and score).
     pub fn report<'a>(
         &'a self,
         input: &'a str,
         url: Option<&'a str>,
-        cleaner: &'a str,
+        cleaner: &dyn Cleaner,
     ) -> ExtractReport<'a> {
         let language = self.language();
+        let mut blocks: Vec<BlockReport<'a>> = (0..self.tree.nodes.len() as NodeId)
+            .map(|id| self.block_report(id))
+            .collect();
+        for evidence in cleaner.explain(&self.tree) {
+            if let Some(block) = blocks.get_mut(evidence.node as usize) {
+                block.score = Some(evidence.score);
+                block.block_features = Some(evidence.features.into_iter().collect());
+            }
+        }
         ExtractReport {
             input,
             url,
-            cleaner,
+            cleaner: cleaner.name(),
             charset: self.charset,
             charset_source: self.charset_source,
             page_type: self.cleaned.page_type,
@@ -273,9 +322,7 @@ impl Extraction {
             paragraphs: &self.cleaned.paragraphs,
             language,
             features: self.topic_features(language).top(15),
-            blocks: (0..self.tree.nodes.len() as NodeId)
-                .map(|id| self.block_report(id))
-                .collect(),
+            blocks,
         }
     }
 }

@@ -12,7 +12,8 @@
 //!   as attributes) and the block types.
 //! - [`text`]: tokens, terms, language, stop words.
 //! - [`measure`]: block weight (Algorithm 1), feature vectors (Formula 2), cosine.
-//! - [`clean`]: the [`clean::Cleaner`] trait and the framework's cleaner.
+//! - [`clean`]: the [`clean::Cleaner`] trait, the framework's cleaner, and the learned cleaner
+//!   (the default): block features, the block model, the decision on the tree.
 //! - [`extract`]: one page through decoding, the tag tree and a cleaner.
 //! - [`stats`]: collection statistics (document frequencies, aggressive stop words, shared
 //!   titles).
@@ -22,7 +23,8 @@
 //!   abstract, topic content, relevant links).
 //! - [`index`]: the three Tantivy indexes (full text, topic, abstract) and querying them.
 //! - [`pipeline`]: `docview ingest`: inputs through all stages, in parallel, resumable.
-//! - [`eval`]: scoring a cleaner against a labelled corpus.
+//! - [`eval`]: scoring a cleaner against a labelled corpus; block labels, training and
+//!   site-grouped cross-validation of the learned cleaner.
 //! - [`output`]: writing output files atomically.
 //!
 //! Cleaning one page:

@@ -6,8 +6,13 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 
-use docview::clean::{CLEANERS, cleaner_by_name, topic_content_page};
+use docview::clean::{
+    CLEANERS, DEFAULT_CLEANER, TrainParams, cleaner_with_model, topic_content_page,
+};
 use docview::compare::{CompareOptions, compare, write_report};
+use docview::eval::blocks::{
+    all_blocks, cross_validate, load_sets, site_folds, train_model, write_blocks_csv,
+};
 use docview::eval::{load_set, run_eval};
 use docview::extract::{PageLimits, extract_page, extract_page_within};
 use docview::index::{Combine, IndexKind, OpenIndex};
@@ -58,6 +63,82 @@ enum Command {
     /// benchmark of base, near-replica and non-replica pages from a labelled set, then `eval`
     /// the fingerprints on it.
     Replicas(ReplicasArgs),
+    /// Write the labelled blocks of labelled sets as CSV: one row per text block (a visible
+    /// block with words of its own) with the set, page id, site, page type, node id, the
+    /// learned cleaner's features, the block's own terms, the share of its tokens the
+    /// reference holds in context, and its 0/1 label (1 when that share is at least 0.5).
+    /// pandas and polars read it directly.
+    Blocks(BlocksArgs),
+    /// Train the learned cleaner's block model on labelled sets (gradient-boosted trees on the
+    /// blocks that `docview blocks` writes) and write it as a model file for --model. Same
+    /// sets and parameters, byte-identical model.
+    TrainCleaner(TrainCleanerArgs),
+}
+
+/// Parameters of training a block model.
+#[derive(Debug, Clone, clap::Args)]
+struct TrainOpts {
+    /// Boosting rounds (trees).
+    #[arg(long, value_name = "N", default_value_t = TrainParams::default().trees)]
+    trees: usize,
+    /// Depth limit of each tree.
+    #[arg(long, value_name = "N", default_value_t = TrainParams::default().max_depth)]
+    max_depth: usize,
+    /// Shrinkage of each tree's values.
+    #[arg(long, value_name = "RATE", default_value_t = TrainParams::default().learning_rate)]
+    learning_rate: f32,
+    /// Seed of any randomness in training.
+    #[arg(long, value_name = "S", default_value_t = TrainParams::default().seed)]
+    seed: u64,
+}
+
+impl TrainOpts {
+    fn params(&self, threads: usize) -> Result<TrainParams> {
+        if self.trees == 0 || self.max_depth == 0 {
+            bail!("--trees and --max-depth must be at least 1");
+        }
+        if !(self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
+            bail!(
+                "--learning-rate must be in (0, 1], not {}",
+                self.learning_rate
+            );
+        }
+        Ok(TrainParams {
+            trees: self.trees,
+            max_depth: self.max_depth,
+            learning_rate: self.learning_rate,
+            seed: self.seed,
+            threads,
+        })
+    }
+}
+
+#[derive(Debug, clap::Args)]
+struct BlocksArgs {
+    /// Labelled set folders holding html/<id>.html.gz and ground-truth/<id>.json.
+    #[arg(required = true, value_name = "SET")]
+    sets: Vec<PathBuf>,
+    /// The CSV file to write.
+    #[arg(long, value_name = "FILE.csv")]
+    out: PathBuf,
+    /// Worker threads (0: one per core); the output does not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
+}
+
+#[derive(Debug, clap::Args)]
+struct TrainCleanerArgs {
+    /// Labelled set folders holding html/<id>.html.gz and ground-truth/<id>.json.
+    #[arg(required = true, value_name = "SET")]
+    sets: Vec<PathBuf>,
+    /// The model file to write (JSON; gzip-compressed when the name ends in .gz).
+    #[arg(long, value_name = "MODEL")]
+    out: PathBuf,
+    #[command(flatten)]
+    train: TrainOpts,
+    /// Worker threads (0: one per core); the model does not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
 }
 
 #[derive(Debug, clap::Args)]
@@ -143,8 +224,12 @@ struct ReplicasEvalArgs {
     #[arg(value_name = "DIR")]
     dir: PathBuf,
     /// The cleaner that makes the topic content.
-    #[arg(long, value_name = "NAME", default_value = "framework", value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
+    #[arg(long, value_name = "NAME", default_value = DEFAULT_CLEANER, value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
     cleaner: String,
+    /// The learned cleaner's block model file, from `docview train-cleaner` (default: the model
+    /// inside the binary).
+    #[arg(long, value_name = "MODEL")]
+    model: Option<PathBuf>,
     /// Worker threads (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
@@ -180,8 +265,12 @@ struct IngestArgs {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// The cleaner to use.
-    #[arg(long, value_name = "NAME", default_value = "framework", value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
+    #[arg(long, value_name = "NAME", default_value = DEFAULT_CLEANER, value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
     cleaner: String,
+    /// The learned cleaner's block model file, from `docview train-cleaner` (default: the model
+    /// inside the binary).
+    #[arg(long, value_name = "MODEL")]
+    model: Option<PathBuf>,
     /// Worker threads (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
@@ -303,8 +392,12 @@ struct ExtractArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// The cleaner to use.
-    #[arg(long, value_name = "NAME", default_value = "framework", value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
+    #[arg(long, value_name = "NAME", default_value = DEFAULT_CLEANER, value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
     cleaner: String,
+    /// The learned cleaner's block model file, from `docview train-cleaner` (default: the model
+    /// inside the binary).
+    #[arg(long, value_name = "MODEL")]
+    model: Option<PathBuf>,
     /// The charset the page was served with (an HTTP Content-Type charset). Without it the
     /// charset comes from the byte order mark, a UTF-8 check, the page's <meta> declaration,
     /// or detection, in that order.
@@ -340,9 +433,10 @@ impl LimitArgs {
 
 #[derive(Debug, clap::Args)]
 struct EvalArgs {
-    /// A labelled set folder holding html/<id>.html.gz and ground-truth/<id>.json.
-    #[arg(value_name = "SET")]
-    set: PathBuf,
+    /// Labelled set folders holding html/<id>.html.gz and ground-truth/<id>.json; each is
+    /// scored on its own (with --folds, the folds are drawn over all of them together).
+    #[arg(required = true, value_name = "SET")]
+    sets: Vec<PathBuf>,
     /// Also print the scores per page type.
     #[arg(long)]
     by_type: bool,
@@ -354,8 +448,20 @@ struct EvalArgs {
     #[arg(long, value_name = "REPORT.json")]
     report: Option<PathBuf>,
     /// The cleaner to score.
-    #[arg(long, value_name = "NAME", default_value = "framework", value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
+    #[arg(long, value_name = "NAME", default_value = DEFAULT_CLEANER, value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
     cleaner: String,
+    /// The learned cleaner's block model file (default: the model inside the binary).
+    #[arg(long, value_name = "MODEL")]
+    model: Option<PathBuf>,
+    /// Cross-validate the learned cleaner instead of scoring a model: split the pages of all
+    /// SETs into N folds by site (no site in two folds: the ground truth's `site`, else the
+    /// URL's registered domain), train a model on N-1 folds, score the pages of the last, for
+    /// each fold. Prints the figures per set and page type; --report writes one report per set
+    /// (REPORT with the set's name added before the extension).
+    #[arg(long, value_name = "N")]
+    folds: Option<usize>,
+    #[command(flatten)]
+    train: TrainOpts,
     /// Worker threads (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
@@ -403,6 +509,8 @@ fn main() {
         Command::Ingest(args) => run_ingest(args),
         Command::Query(args) => query(args),
         Command::Compare(args) => run_compare(args),
+        Command::Blocks(args) => blocks(args),
+        Command::TrainCleaner(args) => train_cleaner(args),
         Command::Replicas(args) => match args.command {
             ReplicasCommand::Build(args) => replicas_build(args),
             ReplicasCommand::Eval(args) => replicas_eval(args),
@@ -440,7 +548,7 @@ fn extract(args: ExtractArgs) -> Result<()> {
             args.pages.len()
         );
     }
-    let cleaner = cleaner_by_name(&args.cleaner)?;
+    let cleaner = cleaner_with_model(&args.cleaner, args.model.as_deref())?;
     let limits = args.limits.limits()?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -473,7 +581,7 @@ fn extract(args: ExtractArgs) -> Result<()> {
                 writeln!(out, "{}", page.cleaned.topic_text)?;
             }
             Format::Json => {
-                let report = page.report(&name, args.url.as_deref(), cleaner.name());
+                let report = page.report(&name, args.url.as_deref(), cleaner.as_ref());
                 serde_json::to_writer(&mut out, &report)?;
                 writeln!(out)?;
             }
@@ -493,43 +601,171 @@ fn extract(args: ExtractArgs) -> Result<()> {
 }
 
 fn eval(args: EvalArgs) -> Result<()> {
-    let cleaner = cleaner_by_name(&args.cleaner)?;
-    let pages = load_set(&args.set)?;
-    if pages.is_empty() {
-        bail!("{}: the set has no pages", args.set.display());
+    if let Some(folds) = args.folds {
+        return eval_folds(&args, folds);
     }
-    let nulls = pages.iter().filter(|p| p.null_reference).count();
-    if nulls > 0 {
-        eprintln!(
-            "docview: {}: {nulls} ground-truth files have \"main_content\": null, scored as \
-             empty references",
-            args.set.display()
+    if args.out.is_some() && args.sets.len() > 1 {
+        bail!(
+            "--out takes the predictions of one SET, but {} were given",
+            args.sets.len()
         );
     }
-    eprintln!(
-        "scoring cleaner {} on {} pages of {}",
-        cleaner.name(),
-        pages.len(),
-        args.set.display()
-    );
-    let report = run_eval(
-        &pages,
-        |bytes| extract_page(bytes, None, "page", cleaner.as_ref()).map(|p| p.cleaned.topic_text),
-        args.threads,
-        args.out.is_some(),
-    )?;
-    out!("{}", report.render_table(args.by_type));
-    if let Some(out) = &args.out {
-        report
-            .write_predictions_jsonl(out)
-            .with_context(|| format!("writing predictions to {}", out.display()))?;
-        eprintln!("predictions written to {}", out.display());
+    let cleaner = cleaner_with_model(&args.cleaner, args.model.as_deref())?;
+    for set in &args.sets {
+        let pages = load_set(set)?;
+        if pages.is_empty() {
+            bail!("{}: the set has no pages", set.display());
+        }
+        let nulls = pages.iter().filter(|p| p.null_reference).count();
+        if nulls > 0 {
+            eprintln!(
+                "docview: {}: {nulls} ground-truth files have \"main_content\": null, scored as \
+                 empty references",
+                set.display()
+            );
+        }
+        eprintln!(
+            "scoring cleaner {} on {} pages of {}",
+            cleaner.name(),
+            pages.len(),
+            set.display()
+        );
+        let report = run_eval(
+            &pages,
+            |bytes| {
+                extract_page(bytes, None, "page", cleaner.as_ref()).map(|p| p.cleaned.topic_text)
+            },
+            args.threads,
+            args.out.is_some(),
+        )?;
+        out!("{}", report.render_table(args.by_type));
+        if let Some(out) = &args.out {
+            report
+                .write_predictions_jsonl(out)
+                .with_context(|| format!("writing predictions to {}", out.display()))?;
+            eprintln!("predictions written to {}", out.display());
+        }
+        if let Some(path) = &args.report {
+            let path = report_path(path, &report.set, args.sets.len() > 1);
+            write_report_json(&path, &report)?;
+        }
     }
-    if let Some(path) = &args.report {
-        write_atomically(path, |out| {
-            serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)
-        })?;
-        eprintln!("report written to {}", path.display());
+    Ok(())
+}
+
+/// `path`, with `-SET` added before its extension when there are several reports.
+fn report_path(path: &std::path::Path, set: &str, several: bool) -> PathBuf {
+    if !several {
+        return path.to_path_buf();
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = match path.extension() {
+        Some(ext) => format!("{stem}-{set}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{set}"),
+    };
+    path.with_file_name(name)
+}
+
+fn write_report_json(path: &std::path::Path, report: &docview::eval::EvalReport) -> Result<()> {
+    write_atomically(path, |out| {
+        serde_json::to_writer_pretty(&mut *out, report).map_err(std::io::Error::from)
+    })?;
+    eprintln!("report written to {}", path.display());
+    Ok(())
+}
+
+/// `docview eval --folds N`: site-grouped cross-validation of the learned cleaner.
+fn eval_folds(args: &EvalArgs, folds: usize) -> Result<()> {
+    if folds < 2 {
+        bail!("--folds needs at least 2 folds, not {folds}");
+    }
+    if args.cleaner != "learned" || args.model.is_some() {
+        bail!(
+            "--folds trains its own models of the learned cleaner: leave out --cleaner and --model"
+        );
+    }
+    if args.out.is_some() {
+        bail!("--folds writes no predictions file: use --report for the per-page scores");
+    }
+    let params = args.train.params(args.threads)?;
+    let sets = load_sets(&args.sets)?;
+    let pages: usize = sets.iter().map(|s| s.pages.len()).sum();
+    eprintln!(
+        "labelling the blocks of {pages} pages of {} sets",
+        sets.len()
+    );
+    let blocks = all_blocks(&sets, args.threads)?;
+    let sites = site_folds(&blocks, folds).len();
+    if sites < folds {
+        bail!("the sets hold {sites} sites, fewer than --folds {folds}");
+    }
+    let cv = cross_validate(&sets, &blocks, folds, &params, args.threads, |line| {
+        eprintln!("{line}")
+    })?;
+    outln!(
+        "site-grouped {folds}-fold cross-validation over {pages} pages of {sites} sites \
+         (sites per fold: {:?}, pages per fold: {:?})",
+        cv.fold_sites,
+        cv.fold_pages
+    );
+    for report in &cv.reports {
+        out!("{}", report.render_table(args.by_type));
+        if let Some(path) = &args.report {
+            write_report_json(&report_path(path, &report.set, true), report)?;
+        }
+    }
+    Ok(())
+}
+
+fn blocks(args: BlocksArgs) -> Result<()> {
+    let sets = load_sets(&args.sets)?;
+    let blocks = all_blocks(&sets, args.threads)?;
+    write_atomically(&args.out, |out| write_blocks_csv(&blocks, out))?;
+    let rows: usize = blocks.iter().map(|b| b.features.len()).sum();
+    eprintln!(
+        "{rows} blocks of {} pages written to {}",
+        blocks.len(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+fn train_cleaner(args: TrainCleanerArgs) -> Result<()> {
+    let params = args.train.params(args.threads)?;
+    let sets = load_sets(&args.sets)?;
+    let blocks = all_blocks(&sets, args.threads)?;
+    let all: Vec<_> = blocks.iter().collect();
+    let start = std::time::Instant::now();
+    let model = train_model(&all, &params)?;
+    eprintln!(
+        "trained on {} in {:.1} s",
+        model.trained_on,
+        start.elapsed().as_secs_f64()
+    );
+    let json = model.to_json()?;
+    let gz = args.out.extension().is_some_and(|e| e == "gz");
+    write_atomically(&args.out, |out| {
+        if gz {
+            let mut enc = flate2::write::GzEncoder::new(out, flate2::Compression::best());
+            enc.write_all(&json)?;
+            enc.finish()?;
+            Ok(())
+        } else {
+            out.write_all(&json)
+        }
+    })?;
+    outln!("model written to {}", args.out.display());
+    for (stage, what) in [
+        (1, "block features"),
+        (2, "block features and context scores"),
+    ] {
+        outln!("stage {stage} ({what}), the 12 largest shares of its gain:");
+        for (name, share) in model.importance(stage).iter().take(12) {
+            outln!("  {name:<28} {share:.3}");
+        }
     }
     Ok(())
 }
@@ -685,6 +921,7 @@ fn run_ingest(args: IngestArgs) -> Result<()> {
     }
     let mut options = IngestOptions::new(args.inputs, args.out);
     options.cleaner = args.cleaner;
+    options.model = args.model;
     options.threads = args.threads;
     options.integrate = IntegrateParams {
         keywords: args.keywords,
@@ -840,7 +1077,7 @@ fn replicas_build(args: BuildArgs) -> Result<()> {
 }
 
 fn replicas_eval(args: ReplicasEvalArgs) -> Result<()> {
-    let cleaner = cleaner_by_name(&args.cleaner)?;
+    let cleaner = cleaner_with_model(&args.cleaner, args.model.as_deref())?;
     let report = evaluate_benchmark(
         &args.dir,
         cleaner.as_ref(),

@@ -222,7 +222,7 @@ fn json_report_of_an_article() {
         assert!(report.get(key).is_some(), "no {key} in the JSON report");
     }
     assert_eq!(report["input"], page.to_str().unwrap());
-    assert_eq!(report["cleaner"], "framework");
+    assert_eq!(report["cleaner"], "learned");
     assert_eq!(report["page_type"], "topic");
     assert!(report["topic_root"].is_object());
 
@@ -271,6 +271,72 @@ fn json_report_of_an_article() {
             .any(|b| b["hidden"] == true && b["verdict"] != "kept"),
         "the display:none block is not reported hidden and dropped"
     );
+    // Each text block shows the learned cleaner's features and score, and the decision
+    // follows the score: a kept block scored at least the threshold, or sits between two that
+    // did (smoothing).
+    let scored: Vec<&Value> = blocks.iter().filter(|b| b.get("score").is_some()).collect();
+    assert!(scored.len() >= 5, "{} scored blocks", scored.len());
+    for block in &scored {
+        assert!(
+            block["terms"].as_u64().unwrap() > 0,
+            "scored block without text: {block}"
+        );
+        let features = block["block_features"].as_object().expect("block_features");
+        assert!(features.contains_key("block_weight") && features.contains_key("page_cosine"));
+        let score = block["score"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&score), "{score}");
+        if score >= 0.5 {
+            assert_eq!(block["verdict"], "kept", "{block}");
+        }
+    }
+    assert!(scored.iter().any(|b| b["score"].as_f64().unwrap() < 0.5));
+}
+
+#[test]
+fn json_report_of_the_framework_cleaner_has_no_scores() {
+    let page = site_page("fieldnotes", "dawn-chorus.html");
+    let out = extract(&[
+        "--format",
+        "json",
+        "--cleaner",
+        "framework",
+        page.to_str().unwrap(),
+    ]);
+    let report: Value = serde_json::from_str(out.trim()).expect("JSON");
+    assert_eq!(report["cleaner"], "framework");
+    let blocks = report["blocks"].as_array().expect("blocks");
+    assert!(blocks.iter().all(|b| b.get("score").is_none()));
+}
+
+#[test]
+fn a_model_file_replaces_the_shipped_model_and_a_bad_one_is_named() {
+    let page = site_page("fieldnotes", "dawn-chorus.html");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("old-model.json");
+    std::fs::write(&bad, r#"{"format": "docview-block-model", "version": 0}"#).unwrap();
+    let out = run(&[
+        "extract",
+        "--model",
+        bad.to_str().unwrap(),
+        page.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains("old-model.json") && err.contains("version 0"),
+        "{err}"
+    );
+    // A model with another cleaner is refused, not ignored.
+    let out = run(&[
+        "extract",
+        "--cleaner",
+        "framework",
+        "--model",
+        bad.to_str().unwrap(),
+        page.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("learned cleaner"), "{}", stderr(&out));
 }
 
 #[test]

@@ -64,9 +64,60 @@ impl Cleaner for Framework {
     }
 
     fn clean(&self, tree: &TagTree) -> Cleaned {
-        let Some(root) = tree.root() else {
-            return Cleaned::empty(tree);
-        };
+        match self.analyse(tree) {
+            Some(a) => a.into_cleaned(tree),
+            None => Cleaned::empty(tree),
+        }
+    }
+}
+
+/// The framework's reading of one page, before rendering: what the learned cleaner takes as
+/// evidence, and what [`Framework::clean`] renders.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// Block weight of each node (Algorithm 1).
+    pub weights: Vec<f32>,
+    /// Blocks in a boilerplate-named subtree.
+    pub noise: Vec<bool>,
+    /// The central area by text mass (the topic root of a topic page).
+    pub text_area: NodeId,
+    /// The central area when anchor text counts for it (the topic root of hub and image pages).
+    pub link_area: NodeId,
+    /// The page type (§4.1).
+    pub page_type: PageType,
+    /// The topic root chosen for that page type.
+    pub topic_root: NodeId,
+    /// One decision per node.
+    pub decisions: Vec<Decision>,
+}
+
+impl Analysis {
+    /// Renders the kept blocks as the framework's topic content.
+    pub fn into_cleaned(self, tree: &TagTree) -> Cleaned {
+        let decisions = self.decisions;
+        let rendered = render(
+            tree,
+            self.topic_root,
+            self.page_type == PageType::Image,
+            &|id| decisions[id as usize].show(),
+        );
+        Cleaned {
+            page_type: self.page_type,
+            title: tree.title.clone(),
+            topic_text: rendered.text(),
+            topic_root: Some(self.topic_root),
+            paragraphs: rendered.paragraphs,
+            decisions,
+            weights: self.weights,
+        }
+    }
+}
+
+impl Framework {
+    /// The framework's analysis of a page: block weights, noise blocks, central areas, page
+    /// type and the decision for each block. `None` for a page without nodes.
+    pub fn analyse(&self, tree: &TagTree) -> Option<Analysis> {
+        let root = tree.root()?;
         let weights = block_weights(tree);
         let noise = self.noise_blocks(tree, root);
         let text_area = self.central_area(tree, &noise, &weights, false);
@@ -91,18 +142,15 @@ impl Cleaner for Framework {
         if page_type == PageType::Topic {
             self.drop_lead(tree, &under_root, &mut decisions);
         }
-        let rendered = render(tree, topic_root, page_type == PageType::Image, &|id| {
-            decisions[id as usize].show()
-        });
-        Cleaned {
-            page_type,
-            title: tree.title.clone(),
-            topic_text: rendered.text(),
-            topic_root: Some(topic_root),
-            paragraphs: rendered.paragraphs,
-            decisions,
+        Some(Analysis {
             weights,
-        }
+            noise,
+            text_area,
+            link_area,
+            page_type,
+            topic_root,
+            decisions,
+        })
     }
 }
 

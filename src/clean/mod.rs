@@ -1,14 +1,20 @@
 //! Web page cleaning (004 §4): one [`Cleaner`] trait and the cleaners users pick by name
-//! (`--cleaner NAME`); the framework's cleaner is the default.
+//! (`--cleaner NAME`). The default, `learned`, decides each block with a model trained on
+//! labelled pages from the framework's measures; `framework` is the paper's cleaner alone.
 
+pub mod features;
 mod framework;
+mod learned;
+mod model;
 mod purified;
 
 use serde::Serialize;
 
 pub use crate::page::PageType;
 use crate::page::{NodeId, Show, TagTree};
-pub use framework::{Framework, FrameworkParams};
+pub use framework::{Analysis, Framework, FrameworkParams};
+pub use learned::{Explained, Learned, decide};
+pub use model::{BlockModel, MODEL_FORMAT, MODEL_VERSION, Stage, TrainParams, joined_rows};
 pub use purified::topic_content_page;
 
 /// What became of a block.
@@ -118,14 +124,52 @@ pub trait Cleaner: Send + Sync {
     fn name(&self) -> &'static str;
     /// Cleans one page.
     fn clean(&self, tree: &TagTree) -> Cleaned;
+    /// The evidence behind each block's decision, for reports (`docview extract --format
+    /// json`); none for a cleaner without per-block scores.
+    fn explain(&self, _tree: &TagTree) -> Vec<BlockEvidence> {
+        Vec::new()
+    }
 }
 
-/// Names of the cleaners [`cleaner_by_name`] knows.
-pub const CLEANERS: &[&str] = &["framework"];
+/// What a cleaner weighed to decide one block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockEvidence {
+    /// The block.
+    pub node: NodeId,
+    /// Its score (for the learned cleaner: the model's probability of topic content).
+    pub score: f32,
+    /// Its features by name.
+    pub features: Vec<(&'static str, f32)>,
+}
 
-/// The cleaner called `name`.
+/// Names of the cleaners [`cleaner_by_name`] knows; the first is the default.
+pub const CLEANERS: &[&str] = &["learned", "framework"];
+
+/// The default cleaner's name.
+pub const DEFAULT_CLEANER: &str = "learned";
+
+/// The cleaner called `name`, with the shipped block model.
 pub fn cleaner_by_name(name: &str) -> crate::Result<Box<dyn Cleaner>> {
+    cleaner_with_model(name, None)
+}
+
+/// The cleaner called `name`; the learned cleaner uses the model file `model` when given, else
+/// the model shipped inside the binary. A model file with another cleaner is an error.
+pub fn cleaner_with_model(
+    name: &str,
+    model: Option<&std::path::Path>,
+) -> crate::Result<Box<dyn Cleaner>> {
+    if let (Some(path), false) = (model, name == "learned") {
+        return Err(crate::Error::Model {
+            source_name: path.display().to_string(),
+            reason: format!("a block model is for the learned cleaner, not {name:?}"),
+        });
+    }
     match name {
+        "learned" => Ok(Box::new(match model {
+            Some(path) => Learned::with_model(std::sync::Arc::new(BlockModel::load(path)?)),
+            None => Learned::embedded()?,
+        })),
         "framework" => Ok(Box::new(Framework::default())),
         other => Err(crate::Error::UnknownCleaner(
             other.to_string(),

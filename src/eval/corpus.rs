@@ -25,6 +25,8 @@ pub struct LabelledPage {
     pub file_id: String,
     /// The URL the page was crawled from, or empty.
     pub url: String,
+    /// The site the ground truth names (dragnet-dev has one), or empty.
+    pub site: String,
     /// The set's page type (`article`, `forum`, ...), or [`UNKNOWN_PAGE_TYPE`].
     pub page_type: String,
     /// The reference title, or empty.
@@ -50,6 +52,8 @@ struct GroundTruthFile {
     file_id: Option<String>,
     #[serde(default)]
     page_type: Option<String>,
+    #[serde(default)]
+    site: Option<String>,
     ground_truth: GroundTruth,
 }
 
@@ -80,6 +84,7 @@ impl From<GroundTruthFile> for LabelledPage {
         LabelledPage {
             file_id: file.file_id.unwrap_or_default(),
             url: file.url.unwrap_or_default(),
+            site: file.site.unwrap_or_default(),
             page_type: file
                 .page_type
                 .filter(|t| !t.trim().is_empty())

@@ -6,6 +6,7 @@
 //! macro-averaged), and [`EvalReport`] holds the figures, renders them and writes the
 //! predictions.
 
+pub mod blocks;
 mod corpus;
 mod report;
 mod score;

@@ -21,7 +21,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::clean::{Cleaner, cleaner_by_name};
+use crate::clean::{Cleaner, cleaner_with_model};
 use crate::extract::PageLimits;
 use crate::index::{IndexStats, index_stats};
 use crate::input::{InputEvent, Inputs, RawPage};
@@ -70,6 +70,8 @@ pub struct IngestOptions {
     pub out: PathBuf,
     /// The cleaner's name.
     pub cleaner: String,
+    /// The learned cleaner's model file (`None`: the model inside the binary).
+    pub model: Option<PathBuf>,
     /// Worker threads (0: one per core).
     pub threads: usize,
     /// λ, δ, θ, β.
@@ -102,7 +104,8 @@ impl IngestOptions {
         IngestOptions {
             inputs,
             out,
-            cleaner: "framework".to_string(),
+            cleaner: crate::clean::DEFAULT_CLEANER.to_string(),
+            model: None,
             threads: 0,
             integrate: IntegrateParams::default(),
             keyword: KeywordParams::default(),
@@ -137,6 +140,9 @@ impl IngestOptions {
                 .collect::<Vec<_>>(),
             "input_bytes": input_bytes,
             "cleaner": self.cleaner,
+            "model": self.model.as_ref().map(|p| {
+                std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()).display().to_string()
+            }),
             "integrate": self.integrate,
             "keyword": self.keyword,
             "detection": self.detection,
@@ -357,7 +363,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let started = Instant::now();
     let out = &options.out;
     let state_path = out.join(STATE_FILE);
-    let cleaner = cleaner_by_name(&options.cleaner)?;
+    let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
     let pool = crate::error::thread_pool(options.threads)?;
     // Every input is checked before anything is written: a bad path leaves no output behind.
     // The checked inputs serve the first pass, if there is one.

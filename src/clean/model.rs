@@ -1,0 +1,448 @@
+//! The block model of the learned cleaner: gradient-boosted trees (forust-ml) that score how
+//! likely a text block is topic content, from its [`features`](super::features).
+//!
+//! A model is a versioned JSON file: the format name, [`MODEL_VERSION`], the feature names it
+//! was trained on, the decision threshold, a line saying what it was trained on, and the trees.
+//! Loading a model of another version, or of other features, is an error that says so. One
+//! model ships inside the binary ([`BlockModel::embedded`]); `--model FILE` replaces it.
+//!
+//! Training is deterministic: the same rows, weights and parameters give the same bytes (the
+//! trees are grown without sampling, histograms per feature in a fixed order).
+
+use std::io::Read;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+use forust_ml::objective::ObjectiveType;
+use forust_ml::{GradientBooster, Matrix};
+use serde::{Deserialize, Serialize};
+
+use super::features::{
+    BlockFeatures, CONTEXT_NAMES, FEATURE_NAMES, N_CONTEXT, N_FEATURES, context_rows, parents,
+};
+use crate::page::TagTree;
+use crate::{Error, Result};
+
+/// The format name written in every model file.
+pub const MODEL_FORMAT: &str = "docview-block-model";
+/// The version of the model file layout and of the features; bumped whenever either changes.
+pub const MODEL_VERSION: u32 = 1;
+
+/// The model shipped inside the binary, gzip-compressed (built by `docview train-cleaner`, see
+/// the README).
+static EMBEDDED: &[u8] = include_bytes!("../../models/block-model.json.gz");
+
+/// Parameters of training.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct TrainParams {
+    /// Boosting rounds (trees).
+    pub trees: usize,
+    /// Depth limit of each tree.
+    pub max_depth: usize,
+    /// Shrinkage of each tree's values.
+    pub learning_rate: f32,
+    /// Seed of any randomness in training.
+    pub seed: u64,
+    /// Threads for training (0: one per core); the result does not depend on it.
+    #[serde(skip)]
+    pub threads: usize,
+}
+
+impl Default for TrainParams {
+    fn default() -> Self {
+        TrainParams {
+            trees: 150,
+            max_depth: 6,
+            learning_rate: 0.15,
+            seed: 0,
+            threads: 0,
+        }
+    }
+}
+
+/// A trained block model.
+#[derive(Serialize, Deserialize)]
+pub struct BlockModel {
+    /// Always [`MODEL_FORMAT`].
+    pub format: String,
+    /// The layout version, [`MODEL_VERSION`] when written by this docview.
+    pub version: u32,
+    /// The feature names, in row order.
+    pub features: Vec<String>,
+    /// A block is topic content when its score reaches this.
+    pub threshold: f32,
+    /// What it was trained on (sets, pages, blocks).
+    pub trained_on: String,
+    /// The training parameters.
+    pub params: TrainParams,
+    /// The first stage: a score per block from its own features.
+    stage1: Stage,
+    /// The second stage: a score per block from its features and the first-stage scores of
+    /// its context ([`CONTEXT_NAMES`](super::features::CONTEXT_NAMES)).
+    stage2: Stage,
+}
+
+/// One stage of boosted trees, reading rows of a fixed width.
+#[derive(Serialize, Deserialize)]
+pub struct Stage {
+    width: usize,
+    booster: GradientBooster,
+}
+
+impl Stage {
+    /// Trains a stage on `rows` (row after row, `width` values each) with 0/1 `labels` and
+    /// per-row `weights`.
+    pub fn train(
+        rows: &[f32],
+        width: usize,
+        labels: &[f64],
+        weights: &[f64],
+        params: &TrainParams,
+    ) -> Result<Stage> {
+        let n = labels.len();
+        let bad = |reason: String| Error::Model {
+            source_name: "training".into(),
+            reason,
+        };
+        if n == 0 || rows.len() != n * width || weights.len() != n {
+            return Err(bad(format!(
+                "{} labels, {} weights and {} values do not make rows of {width} features",
+                n,
+                weights.len(),
+                rows.len()
+            )));
+        }
+        let columns = to_columns(rows, n, width);
+        let matrix = Matrix::new(&columns, n, width);
+        let mut booster = GradientBooster::default()
+            .set_objective_type(ObjectiveType::LogLoss)
+            .set_iterations(params.trees)
+            .set_max_depth(params.max_depth)
+            .set_learning_rate(params.learning_rate)
+            .set_seed(params.seed)
+            .set_parallel(params.threads != 1)
+            .set_num_threads((params.threads > 1).then_some(params.threads));
+        booster
+            .fit(&matrix, labels, weights, None)
+            .map_err(|e| bad(e.to_string()))?;
+        // The threads of training are not part of the model: the same rows give the same
+        // bytes on any machine.
+        let booster = booster.set_parallel(false).set_num_threads(None);
+        Ok(Stage { width, booster })
+    }
+
+    /// The score (probability of topic content) of each row.
+    pub fn scores(&self, rows: &[f32]) -> Vec<f32> {
+        let n = rows.len() / self.width.max(1);
+        if n == 0 {
+            return Vec::new();
+        }
+        let columns = to_columns(rows, n, self.width);
+        let matrix = Matrix::new(&columns, n, self.width);
+        self.booster
+            .predict(&matrix, false)
+            .into_iter()
+            .map(|logit| (1.0 / (1.0 + (-logit).exp())) as f32)
+            .collect()
+    }
+}
+
+impl BlockModel {
+    /// A model of two trained stages: `stage1` on rows of [`N_FEATURES`], `stage2` on rows of
+    /// [`N_FEATURES`] + [`N_CONTEXT`].
+    pub fn from_stages(
+        stage1: Stage,
+        stage2: Stage,
+        params: &TrainParams,
+        trained_on: String,
+    ) -> Result<BlockModel> {
+        if stage1.width != N_FEATURES || stage2.width != N_FEATURES + N_CONTEXT {
+            return Err(Error::Model {
+                source_name: "training".into(),
+                reason: format!(
+                    "stages of {} and {} features, expected {N_FEATURES} and {}",
+                    stage1.width,
+                    stage2.width,
+                    N_FEATURES + N_CONTEXT
+                ),
+            });
+        }
+        Ok(BlockModel {
+            format: MODEL_FORMAT.into(),
+            version: MODEL_VERSION,
+            features: FEATURE_NAMES
+                .iter()
+                .chain(CONTEXT_NAMES)
+                .map(|s| s.to_string())
+                .collect(),
+            threshold: 0.5,
+            trained_on,
+            params: params.clone(),
+            stage1,
+            stage2,
+        })
+    }
+
+    /// The model inside the binary, loaded once.
+    pub fn embedded() -> Result<Arc<BlockModel>> {
+        static MODEL: OnceLock<std::result::Result<Arc<BlockModel>, String>> = OnceLock::new();
+        MODEL
+            .get_or_init(|| {
+                let mut json = Vec::new();
+                flate2::read::GzDecoder::new(EMBEDDED)
+                    .read_to_end(&mut json)
+                    .map_err(|e| e.to_string())?;
+                BlockModel::from_json(&json, "embedded")
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+            .map_err(|reason| Error::Model {
+                source_name: "embedded".into(),
+                reason,
+            })
+    }
+
+    /// Reads a model file (JSON, or gzip-compressed JSON).
+    pub fn load(path: &Path) -> Result<BlockModel> {
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let name = path.display().to_string();
+        if bytes.starts_with(&[0x1f, 0x8b]) {
+            let mut json = Vec::new();
+            flate2::read::GzDecoder::new(&bytes[..])
+                .read_to_end(&mut json)
+                .map_err(|e| Error::Model {
+                    source_name: name.clone(),
+                    reason: format!("bad gzip data: {e}"),
+                })?;
+            BlockModel::from_json(&json, &name)
+        } else {
+            BlockModel::from_json(&bytes, &name)
+        }
+    }
+
+    /// Parses a model from its JSON, checking format, version and features.
+    pub fn from_json(json: &[u8], name: &str) -> Result<BlockModel> {
+        let err = |reason: String| Error::Model {
+            source_name: name.to_string(),
+            reason,
+        };
+        // Read the header first, so a model of another version says so rather than failing on
+        // a field it lacks.
+        #[derive(Deserialize)]
+        struct Header {
+            format: Option<String>,
+            version: Option<u32>,
+        }
+        let header: Header = serde_json::from_slice(json)
+            .map_err(|e| err(format!("not a model file (JSON: {e})")))?;
+        if header.format.as_deref() != Some(MODEL_FORMAT) {
+            return Err(err(format!(
+                "not a docview block model (format {:?}, expected {MODEL_FORMAT:?})",
+                header.format.unwrap_or_default()
+            )));
+        }
+        match header.version {
+            Some(MODEL_VERSION) => {}
+            Some(v) => {
+                return Err(err(format!(
+                    "model version {v}, this docview reads version {MODEL_VERSION}: \
+                     retrain it with `docview train-cleaner`"
+                )));
+            }
+            None => return Err(err("no version field".into())),
+        }
+        let model: BlockModel =
+            serde_json::from_slice(json).map_err(|e| err(format!("malformed model: {e}")))?;
+        if !model
+            .features
+            .iter()
+            .map(String::as_str)
+            .eq(FEATURE_NAMES.iter().chain(CONTEXT_NAMES).copied())
+        {
+            return Err(err(format!(
+                "trained on {} features that are not this docview's {}",
+                model.features.len(),
+                N_FEATURES + N_CONTEXT
+            )));
+        }
+        Ok(model)
+    }
+
+    /// The model as JSON bytes, as written to a model file.
+    pub fn to_json(&self) -> Result<Vec<u8>> {
+        serde_json::to_vec(self).map_err(|e| Error::Model {
+            source_name: "writing".into(),
+            reason: e.to_string(),
+        })
+    }
+
+    /// The score (probability of topic content) of each text block of a page: the first
+    /// stage on its features, the second on its features and its context's first-stage scores.
+    pub fn scores(&self, tree: &TagTree, features: &BlockFeatures) -> Vec<f32> {
+        if features.is_empty() {
+            return Vec::new();
+        }
+        let first = self.stage1.scores(&features.values);
+        let terms: Vec<u32> = features
+            .nodes
+            .iter()
+            .map(|&id| tree.node(id).own.terms)
+            .collect();
+        let context = context_rows(&parents(tree), features, &terms, &first);
+        self.stage2.scores(&joined_rows(features, &context))
+    }
+
+    /// Each feature's share of a stage's total gain, largest first: stage 1 ranks the block
+    /// features, stage 2 the block features and the context scores.
+    pub fn importance(&self, stage: u8) -> Vec<(&'static str, f32)> {
+        let (booster, names): (&GradientBooster, Vec<&'static str>) = if stage == 1 {
+            (&self.stage1.booster, FEATURE_NAMES.to_vec())
+        } else {
+            (
+                &self.stage2.booster,
+                FEATURE_NAMES.iter().chain(CONTEXT_NAMES).copied().collect(),
+            )
+        };
+        let gains = booster.calculate_feature_importance(
+            forust_ml::gradientbooster::ImportanceMethod::TotalGain,
+            true,
+        );
+        let mut out: Vec<(&'static str, f32)> = names
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| (name, gains.get(&i).copied().unwrap_or(0.0)))
+            .collect();
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        out
+    }
+}
+
+impl std::fmt::Debug for BlockModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlockModel")
+            .field("version", &self.version)
+            .field("threshold", &self.threshold)
+            .field("trained_on", &self.trained_on)
+            .field("params", &self.params)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The rows of the second stage: each block's features followed by its context row.
+pub fn joined_rows(features: &BlockFeatures, context: &[f32]) -> Vec<f32> {
+    let mut rows = Vec::with_capacity(features.len() * (N_FEATURES + N_CONTEXT));
+    for k in 0..features.len() {
+        rows.extend_from_slice(features.row(k));
+        rows.extend_from_slice(&context[k * N_CONTEXT..(k + 1) * N_CONTEXT]);
+    }
+    rows
+}
+
+/// Row-major `f32` rows to the column-major `f64` layout forust reads.
+fn to_columns(rows: &[f32], n: usize, width: usize) -> Vec<f64> {
+    let mut columns = vec![0.0f64; n * width];
+    for (r, row) in rows.chunks_exact(width).enumerate() {
+        for (c, v) in row.iter().enumerate() {
+            columns[c * n + r] = f64::from(*v);
+        }
+    }
+    columns
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small model on synthetic rows: content when the first feature is above 0.5, with a
+    /// second stage that reads the first-stage score too.
+    fn tiny_model(seed: u64) -> BlockModel {
+        let params = TrainParams {
+            trees: 5,
+            max_depth: 3,
+            seed,
+            threads: 1,
+            ..TrainParams::default()
+        };
+        let n = 200;
+        let mut rows = Vec::new();
+        let mut joined = Vec::new();
+        let mut labels = Vec::new();
+        for i in 0..n {
+            let x = i as f32 / n as f32;
+            let mut row = vec![0.0f32; N_FEATURES];
+            row[0] = x;
+            row[1] = (i % 7) as f32;
+            rows.extend_from_slice(&row);
+            joined.extend_from_slice(&row);
+            joined.extend(std::iter::repeat_n(x, N_CONTEXT));
+            labels.push(if x > 0.5 { 1.0 } else { 0.0 });
+        }
+        let weights = vec![1.0; n];
+        let s1 = Stage::train(&rows, N_FEATURES, &labels, &weights, &params).unwrap();
+        let s2 = Stage::train(&joined, N_FEATURES + N_CONTEXT, &labels, &weights, &params).unwrap();
+        BlockModel::from_stages(s1, s2, &params, "200 synthetic rows".into()).unwrap()
+    }
+
+    #[test]
+    fn stages_learn_and_score() {
+        let model = tiny_model(7);
+        let mut low = vec![0.0f32; N_FEATURES];
+        low[0] = 0.1;
+        let mut high = vec![0.0f32; N_FEATURES];
+        high[0] = 0.9;
+        let scores = model.stage1.scores(&[low, high].concat());
+        assert!(scores[0] < 0.5 && scores[1] > 0.5, "{scores:?}");
+    }
+
+    #[test]
+    fn round_trip_and_determinism() {
+        let a = tiny_model(7).to_json().unwrap();
+        let b = tiny_model(7).to_json().unwrap();
+        assert_eq!(a, b, "same data and seed, same bytes");
+        let back = BlockModel::from_json(&a, "a.json").unwrap();
+        assert_eq!(back.to_json().unwrap(), a);
+        assert_eq!(back.trained_on, "200 synthetic rows");
+        // Gzip-compressed files load too.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("m.json.gz");
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut enc, &a).unwrap();
+        std::fs::write(&path, enc.finish().unwrap()).unwrap();
+        assert_eq!(BlockModel::load(&path).unwrap().to_json().unwrap(), a);
+    }
+
+    #[test]
+    fn other_versions_formats_and_features_are_refused() {
+        let json = tiny_model(1).to_json().unwrap();
+        let mut value: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        value["version"] = serde_json::json!(MODEL_VERSION + 1);
+        let err = BlockModel::from_json(&serde_json::to_vec(&value).unwrap(), "old.json")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("old.json") && err.contains("version"), "{err}");
+        assert!(err.contains("train-cleaner"), "{err}");
+
+        value["version"] = serde_json::json!(MODEL_VERSION);
+        value["features"][0] = serde_json::json!("something_else");
+        let err = BlockModel::from_json(&serde_json::to_vec(&value).unwrap(), "f.json")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("features"), "{err}");
+
+        let err = BlockModel::from_json(b"{\"format\": \"other\"}", "x.json")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not a docview block model"), "{err}");
+        let err = BlockModel::from_json(b"not json", "y.json")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("y.json") && err.contains("not a model file"),
+            "{err}"
+        );
+    }
+}
