@@ -114,11 +114,12 @@ pub struct Context<'a> {
     pub params: IntegrateParams,
 }
 
-/// One page alone, bytes to DocView, with the framework cleaner, the default limits and no
-/// collection statistics: the whole page path in one call, which the fuzz target and its
-/// stable replay test (`tests/fuzz_replay.rs`) drive.
+/// One page alone, bytes to DocView, with the default (learned) cleaner, the default limits
+/// and no collection statistics: the whole page path in one call, which the fuzz target and
+/// its stable replay test (`tests/fuzz_replay.rs`) drive.
 pub fn page_docview(bytes: &[u8], url: &str) -> crate::Result<DocView> {
-    let page = crate::extract::extract_page(bytes, None, url, &crate::clean::Framework::default())?;
+    let cleaner = crate::clean::cleaner_by_name(crate::clean::DEFAULT_CLEANER)?;
+    let page = crate::extract::extract_page(bytes, None, url, cleaner.as_ref())?;
     let lang = page.language();
     let analyzer = Analyzer::new();
     let stats = CollectionStats::default();
