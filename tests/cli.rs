@@ -849,3 +849,90 @@ fn ingest_cuts_pages_past_the_page_limits_and_records_it() {
     assert!(o.status.success());
     assert!(stderr(&o).contains("--max-page-tags"), "{}", stderr(&o));
 }
+
+/// `docview blocks` labels the bundled labelled pages, `docview train-cleaner --lexicon` trains
+/// a model with a lexicon on them (the same bytes with 1 or 2 threads), and `extract --model`
+/// cleans with it.
+#[test]
+fn blocks_train_cleaner_and_model_flag_on_the_labelled_samples() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let set = Path::new(SAMPLES).join("labelled");
+    let csv = dir.path().join("blocks.csv");
+    let out = run(&[
+        "blocks",
+        set.to_str().unwrap(),
+        "--out",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&csv).expect("blocks.csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    for column in [
+        "page_id",
+        "site",
+        "block_weight",
+        "lexicon_word_mean",
+        "label",
+    ] {
+        assert!(header.contains(&column), "no {column} in {header:?}");
+    }
+    let label = header.iter().position(|c| *c == "label").unwrap();
+    let lexicon = header
+        .iter()
+        .position(|c| *c == "lexicon_word_known")
+        .unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert!(rows.len() > 300, "{} blocks", rows.len());
+    assert!(rows.iter().all(|r| r.len() == header.len()));
+    let content = rows.iter().filter(|r| r[label] == "1").count();
+    assert!(
+        content > 50 && content < rows.len() - 50,
+        "{content} content blocks"
+    );
+    // The lexicon columns are filled (cross-fitted by site), not left at 0.
+    assert!(
+        rows.iter()
+            .filter(|r| r[lexicon].parse::<f32>().unwrap() > 0.0)
+            .count()
+            > rows.len() / 2
+    );
+
+    let train = |threads: &str, name: &str| {
+        let model = dir.path().join(name);
+        let out = run(&[
+            "train-cleaner",
+            set.to_str().unwrap(),
+            "--out",
+            model.to_str().unwrap(),
+            "--trees",
+            "20",
+            "--lexicon",
+            "--threads",
+            threads,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        std::fs::read(&model).expect("model file")
+    };
+    let one = train("1", "one.json");
+    let two = train("2", "two.json");
+    assert!(one == two, "the same pages gave different models");
+    let model: Value = serde_json::from_slice(&one).expect("model JSON");
+    assert_eq!(model["format"], "docview-block-model");
+    assert!(model["trained_on"].as_str().unwrap().contains("35 pages"));
+    assert_eq!(model["params"]["lexicon"], true);
+    let words = model["lexicon"]["words"]
+        .as_object()
+        .expect("lexicon words");
+    assert!(words.len() > 50, "{} lexicon words", words.len());
+
+    let page = site_page("fieldnotes", "dawn-chorus.html");
+    let model_path = dir.path().join("one.json");
+    let text = extract(&[
+        "--model",
+        model_path.to_str().unwrap(),
+        page.to_str().unwrap(),
+    ]);
+    assert!(!text.trim().is_empty());
+    assert!(!text.contains(HIDDEN_PROMO));
+}

@@ -10,6 +10,10 @@
 //! the share of its words in the page's JSON-LD `articleBody`. Chinese pages get the same
 //! features: terms are the scorer's tokens, one per ideograph.
 //!
+//! The last four features of a row are the block's [lexicon](super::lexicon) features: they
+//! depend on what a model learnt, so they are 0 here and the model fills them before it scores
+//! (from the token hashes each row carries).
+//!
 //! A *text block* is a visible node with terms of its own; only text blocks get a row, since
 //! only their text reaches the topic content.
 
@@ -84,6 +88,11 @@ pub const FEATURE_NAMES: &[&str] = &[
     "ancestor_hint_family",
     "comment_ancestor",
     "ancestor_repeat_log",
+    // Filled by the model's lexicon (`lexicon.rs`), 0 until then.
+    "lexicon_word_mean",
+    "lexicon_pair_mean",
+    "lexicon_word_known",
+    "lexicon_pair_known",
 ];
 
 /// Number of features per row.
@@ -96,6 +105,11 @@ pub struct BlockFeatures {
     pub nodes: Vec<NodeId>,
     /// The rows, row after row, [`N_FEATURES`] values each.
     pub values: Vec<f32>,
+    /// The hashes of the blocks' tokens (the scorer's tokens, ASCII lowercased; one per CJK
+    /// ideograph), block after block, for the [lexicon](super::lexicon).
+    pub token_hashes: Vec<u32>,
+    /// Where each block's tokens end in `token_hashes`.
+    pub token_ends: Vec<u32>,
 }
 
 impl BlockFeatures {
@@ -112,6 +126,12 @@ impl BlockFeatures {
     /// The features of row `i`.
     pub fn row(&self, i: usize) -> &[f32] {
         &self.values[i * N_FEATURES..(i + 1) * N_FEATURES]
+    }
+
+    /// The token hashes of row `i`'s block.
+    pub fn tokens(&self, i: usize) -> &[u32] {
+        let start = if i == 0 { 0 } else { self.token_ends[i - 1] };
+        &self.token_hashes[start as usize..self.token_ends[i] as usize]
     }
 }
 
@@ -549,10 +569,21 @@ pub fn block_features(tree: &TagTree, analysis: &Analysis) -> BlockFeatures {
             anc_family[i],
             flag(comment[i]),
             ln1p(ancestor_repeat as u32),
+            0.0,
+            0.0,
+            0.0,
+            0.0,
         ];
         debug_assert_eq!(row.len(), N_FEATURES);
         out.nodes.push(i as NodeId);
         out.values.extend_from_slice(&row);
+        let (from, to) = spans[i];
+        out.token_hashes.extend(
+            hashes[from as usize..to as usize]
+                .iter()
+                .map(|&h| (h >> 32) as u32),
+        );
+        out.token_ends.push(out.token_hashes.len() as u32);
     }
     out
 }

@@ -71,8 +71,8 @@ impl Learned {
                 cleaned: Cleaned::empty(tree),
             };
         };
-        let features = block_features(tree, &analysis);
-        let scores = self.model.scores(tree, &features);
+        let mut features = block_features(tree, &analysis);
+        let scores = self.model.scores(tree, &mut features);
         let cleaned = decide(tree, analysis, &features, &scores, self.model.threshold);
         Explained {
             features,

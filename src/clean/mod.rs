@@ -5,6 +5,7 @@
 pub mod features;
 mod framework;
 mod learned;
+pub mod lexicon;
 mod model;
 mod purified;
 

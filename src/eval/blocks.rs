@@ -22,6 +22,7 @@ use super::{EvalReport, LabelledPage, PageScore, run_eval};
 use crate::clean::features::{
     BlockFeatures, FEATURE_NAMES, N_CONTEXT, N_FEATURES, block_features, context_rows, parents,
 };
+use crate::clean::lexicon::Lexicon;
 use crate::clean::{BlockModel, Framework, Learned, Stage, TrainParams, joined_rows};
 use crate::extract::{PageLimits, extract_page, parse_page};
 use crate::input::read_page_bytes;
@@ -251,15 +252,20 @@ pub fn all_blocks(sets: &[LabelledSet], threads: usize) -> Result<Vec<PageBlocks
 }
 
 /// Writes the blocks as CSV (one row per block: set, page, site, page type, node, features,
-/// own terms, label share and 0/1 label), a table pandas and polars read directly.
+/// own terms, label share and 0/1 label), a table pandas and polars read directly. The lexicon
+/// features are learnt from the labels, so each page's come from a lexicon learnt on the sites
+/// of the other [`INNER_FOLDS`] folds, as in training: the rows are the ones the first stage
+/// trains on.
 pub fn write_blocks_csv(blocks: &[PageBlocks], out: &mut dyn Write) -> std::io::Result<()> {
+    let pages: Vec<&PageBlocks> = blocks.iter().collect();
+    let rows = cross_fitted_rows(&pages, &site_folds(blocks, INNER_FOLDS));
     write!(out, "set,page_id,site,page_type,node")?;
     for name in FEATURE_NAMES {
         write!(out, ",{name}")?;
     }
     writeln!(out, ",terms,label_share,label")?;
-    for page in blocks {
-        for (k, &node) in page.features.nodes.iter().enumerate() {
+    for (page, features) in blocks.iter().zip(&rows) {
+        for (k, &node) in features.nodes.iter().enumerate() {
             write!(
                 out,
                 "{},{},{},{},{node}",
@@ -268,7 +274,7 @@ pub fn write_blocks_csv(blocks: &[PageBlocks], out: &mut dyn Write) -> std::io::
                 csv_field(&page.site),
                 csv_field(&page.page_type)
             )?;
-            for v in page.features.row(k) {
+            for v in features.row(k) {
                 write!(out, ",{v}")?;
             }
             let share = page.shares[k];
@@ -305,44 +311,80 @@ fn row_weight(terms: u32, page_terms: f64) -> f64 {
 /// Folds of the first stage's cross-fitting inside a training run.
 const INNER_FOLDS: usize = 3;
 
-/// Rows, 0/1 labels and weights of the blocks of `pages`.
-fn stage1_data(pages: &[&PageBlocks]) -> (Vec<f32>, Vec<f64>, Vec<f64>) {
-    let rows: usize = pages.iter().map(|p| p.features.len()).sum();
+/// The 0/1 label of each block of a page.
+fn content_labels(page: &PageBlocks) -> Vec<bool> {
+    page.shares.iter().map(|&s| s >= CONTENT_SHARE).collect()
+}
+
+/// Rows, 0/1 labels and weights of the blocks of `pages`, each with its feature rows.
+fn stage1_data(pages: &[(&PageBlocks, &BlockFeatures)]) -> (Vec<f32>, Vec<f64>, Vec<f64>) {
+    let rows: usize = pages.iter().map(|(_, f)| f.len()).sum();
     let mut values = Vec::with_capacity(rows * N_FEATURES);
     let mut labels = Vec::with_capacity(rows);
     let mut weights = Vec::with_capacity(rows);
-    for page in pages {
-        values.extend_from_slice(&page.features.values);
-        labels.extend(
-            page.shares
-                .iter()
-                .map(|&s| if s >= CONTENT_SHARE { 1.0 } else { 0.0 }),
-        );
+    for (page, features) in pages {
+        values.extend_from_slice(&features.values);
+        labels.extend(content_labels(page).into_iter().map(f64::from));
         let total: f64 = page.terms.iter().map(|&t| f64::from(t.max(1))).sum();
         weights.extend(page.terms.iter().map(|&t| row_weight(t, total)));
     }
     (values, labels, weights)
 }
 
+/// A lexicon learnt from `pages`.
+fn train_lexicon(pages: &[&PageBlocks]) -> Lexicon {
+    Lexicon::train(pages.iter().map(|p| (&p.features, content_labels(p))))
+}
+
+/// The feature rows of `pages` with their lexicon features filled from a lexicon that did not
+/// see the page's site: for each fold of `folds` (sites to folds), one learnt on the others.
+fn cross_fitted_rows(pages: &[&PageBlocks], folds: &BTreeMap<String, usize>) -> Vec<BlockFeatures> {
+    let n_folds = folds.values().max().map_or(0, |&f| f + 1);
+    let mut rows: Vec<BlockFeatures> = pages.iter().map(|p| p.features.clone()).collect();
+    for fold in 0..n_folds {
+        let others: Vec<&PageBlocks> = pages
+            .iter()
+            .filter(|p| folds[&p.site] != fold)
+            .copied()
+            .collect();
+        let lexicon = train_lexicon(&others);
+        for (p, r) in pages.iter().zip(rows.iter_mut()) {
+            if folds[&p.site] == fold {
+                lexicon.fill(r);
+            }
+        }
+    }
+    rows
+}
+
 /// Trains a block model on the blocks of `pages` (in any order: they are sorted by set and
 /// page id first, so the same pages give the same model).
 ///
-/// The second stage reads first-stage scores of each block's context. Scores of blocks the
-/// first stage was trained on would be overconfident, so the second stage trains on
-/// cross-fitted ones: the pages are split by site into [`INNER_FOLDS`] folds, and each fold is
-/// scored by a first stage trained on the others. The shipped first stage is trained on all
-/// pages.
+/// Two things a model learns from the pages feed the rows of later steps: the lexicon (the
+/// lexicon features of every row) and the first stage (the context scores of the second).
+/// Rows of pages those were learnt from would be overconfident, so both are cross-fitted: the
+/// pages are split by site into [`INNER_FOLDS`] folds, and each fold's lexicon features come
+/// from a lexicon learnt on the other folds, its first-stage scores from a first stage trained
+/// on the other folds. The shipped lexicon and first stage are learnt from all pages.
 pub fn train_model(pages: &[&PageBlocks], params: &TrainParams) -> Result<BlockModel> {
     // Rows in one order whatever the order of the sets given: sums of gradients depend on it.
     let mut pages = pages.to_vec();
     pages.sort_by(|a, b| (&a.set, &a.file_id).cmp(&(&b.set, &b.file_id)));
     let pages = &pages[..];
     let inner = site_folds(pages.iter().copied(), INNER_FOLDS);
+    let fold_of = |p: &PageBlocks| inner[&p.site];
+    let rows = if params.lexicon {
+        cross_fitted_rows(pages, &inner)
+    } else {
+        pages.iter().map(|p| p.features.clone()).collect()
+    };
+    let with_rows: Vec<(&PageBlocks, &BlockFeatures)> =
+        pages.iter().copied().zip(rows.iter()).collect();
     let mut first: Vec<Option<Vec<f32>>> = vec![None; pages.len()];
     for fold in 0..INNER_FOLDS {
-        let train: Vec<&PageBlocks> = pages
+        let train: Vec<(&PageBlocks, &BlockFeatures)> = with_rows
             .iter()
-            .filter(|p| inner[&p.site] != fold)
+            .filter(|(p, _)| fold_of(p) != fold)
             .copied()
             .collect();
         let (values, labels, weights) = stage1_data(&train);
@@ -350,38 +392,44 @@ pub fn train_model(pages: &[&PageBlocks], params: &TrainParams) -> Result<BlockM
             continue;
         }
         let stage = Stage::train(&values, N_FEATURES, &labels, &weights, params)?;
-        for (i, p) in pages.iter().enumerate() {
-            if inner[&p.site] == fold {
-                first[i] = Some(stage.scores(&p.features.values));
+        for (i, (p, r)) in with_rows.iter().enumerate() {
+            if fold_of(p) == fold {
+                first[i] = Some(stage.scores(&r.values));
             }
         }
     }
-    let (values, labels, weights) = stage1_data(pages);
+    let (values, labels, weights) = stage1_data(&with_rows);
     let stage1 = Stage::train(&values, N_FEATURES, &labels, &weights, params)?;
     let mut joined = Vec::with_capacity(labels.len() * (N_FEATURES + N_CONTEXT));
-    for (i, p) in pages.iter().enumerate() {
+    for (i, (p, r)) in with_rows.iter().enumerate() {
         let scores = match first[i].take() {
             Some(s) => s,
-            None => stage1.scores(&p.features.values),
+            None => stage1.scores(&r.values),
         };
-        let context = context_rows(&p.parents, &p.features, &p.terms, &scores);
-        joined.extend(joined_rows(&p.features, &context));
+        let context = context_rows(&p.parents, r, &p.terms, &scores);
+        joined.extend(joined_rows(r, &context));
     }
     let stage2 = Stage::train(&joined, N_FEATURES + N_CONTEXT, &labels, &weights, params)?;
+    let lexicon = if params.lexicon {
+        train_lexicon(pages)
+    } else {
+        Lexicon::default()
+    };
     let mut sets: BTreeMap<&str, usize> = BTreeMap::new();
     for page in pages {
         *sets.entry(&page.set).or_insert(0) += 1;
     }
     let trained_on = format!(
-        "{} pages ({}), {} blocks",
+        "{} pages ({}), {} blocks, {} lexicon words and pairs",
         pages.len(),
         sets.iter()
             .map(|(s, n)| format!("{s}: {n}"))
             .collect::<Vec<_>>()
             .join(", "),
-        labels.len()
+        labels.len(),
+        lexicon.len()
     );
-    BlockModel::from_stages(stage1, stage2, params, trained_on)
+    BlockModel::from_stages(stage1, stage2, lexicon, params, trained_on)
 }
 
 /// The fold of each site: sites sorted by page count (largest first, then by name), each put in
