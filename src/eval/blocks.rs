@@ -254,7 +254,7 @@ pub fn all_blocks(sets: &[LabelledSet], threads: usize) -> Result<Vec<PageBlocks
 /// Writes the blocks as CSV (one row per block: set, page, site, page type, node, features,
 /// own terms, label share and 0/1 label), a table pandas and polars read directly. The lexicon
 /// features are learnt from the labels, so each page's come from a lexicon learnt on the sites
-/// of the other [`INNER_FOLDS`] folds, as in training: the rows are the ones the first stage
+/// of the other inner folds (3, by site), as in training: the rows are the ones the first stage
 /// trains on.
 pub fn write_blocks_csv(blocks: &[PageBlocks], out: &mut dyn Write) -> std::io::Result<()> {
     let pages: Vec<&PageBlocks> = blocks.iter().collect();
@@ -363,7 +363,7 @@ fn cross_fitted_rows(pages: &[&PageBlocks], folds: &BTreeMap<String, usize>) -> 
 /// Two things a model learns from the pages feed the rows of later steps: the lexicon (the
 /// lexicon features of every row) and the first stage (the context scores of the second).
 /// Rows of pages those were learnt from would be overconfident, so both are cross-fitted: the
-/// pages are split by site into [`INNER_FOLDS`] folds, and each fold's lexicon features come
+/// pages are split by site into 3 inner folds, and each fold's lexicon features come
 /// from a lexicon learnt on the other folds, its first-stage scores from a first stage trained
 /// on the other folds. The shipped lexicon and first stage are learnt from all pages.
 pub fn train_model(pages: &[&PageBlocks], params: &TrainParams) -> Result<BlockModel> {
