@@ -101,7 +101,7 @@ pub struct Stage {
 
 /// The trees of a booster as flat arrays of small nodes, walked for each row: forust's
 /// `predict` copies the rows column by column and makes a vector per tree, which on a page's
-/// few hundred rows costs more than the walk. A node takes 16 bytes (forust's take 80), the two
+/// few hundred rows costs more than the walk. A node takes 16 bytes (forust's over 70), the two
 /// children of a split sit side by side, and splits are `f32`, rounded so that every `f32`
 /// row value goes the way forust's `f64` comparison sends it: the scores are the same to the
 /// bit (a test checks it). A leaf leads to itself, so a row walks a tree in as many steps as
@@ -214,7 +214,10 @@ impl FlatTrees {
     /// The logit of each row (row after row, `width` values each), tree by tree, walking
     /// [`LANES`] rows through a tree side by side.
     fn logits(&self, rows: &[f32], width: usize) -> Vec<f64> {
-        let n = rows.len() / width.max(1);
+        if width == 0 {
+            return Vec::new();
+        }
+        let n = rows.len() / width;
         let mut out: Vec<f64> = vec![self.base_score; n];
         for &(root, depth) in &self.roots {
             for (block, sums) in rows.chunks(LANES * width).zip(out.chunks_mut(LANES)) {
