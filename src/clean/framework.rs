@@ -13,7 +13,7 @@
 
 use super::{Cleaned, Cleaner, Decision};
 use crate::measure::block_weights;
-use crate::page::{NodeId, PageType, TagTree, render};
+use crate::page::{NodeId, PageType, TagTree};
 
 /// Tunable parameters of the framework cleaner.
 #[derive(Debug, Clone)]
@@ -94,22 +94,13 @@ pub struct Analysis {
 impl Analysis {
     /// Renders the kept blocks as the framework's topic content.
     pub fn into_cleaned(self, tree: &TagTree) -> Cleaned {
-        let decisions = self.decisions;
-        let rendered = render(
+        Cleaned::rendered(
             tree,
+            self.page_type,
             self.topic_root,
-            self.page_type == PageType::Image,
-            &|id| decisions[id as usize].show(),
-        );
-        Cleaned {
-            page_type: self.page_type,
-            title: tree.title.clone(),
-            topic_text: rendered.text(),
-            topic_root: Some(self.topic_root),
-            paragraphs: rendered.paragraphs,
-            decisions,
-            weights: self.weights,
-        }
+            self.decisions,
+            self.weights,
+        )
     }
 }
 

@@ -19,7 +19,7 @@ use super::features::{BlockFeatures, FEATURE_NAMES, block_features};
 use super::framework::Analysis;
 use super::model::BlockModel;
 use super::{BlockEvidence, Cleaned, Cleaner, Decision, Framework};
-use crate::page::{NodeId, PageType, TagTree, render};
+use crate::page::{NodeId, TagTree};
 
 /// A block between two kept blocks is kept with them when its score reaches this share of the
 /// threshold.
@@ -164,19 +164,13 @@ pub fn decide(
             Decision::dropped("model score below the threshold")
         };
     }
-    let page_type = analysis.page_type;
-    let rendered = render(tree, topic_root, page_type == PageType::Image, &|id| {
-        decisions[id as usize].show()
-    });
-    Cleaned {
-        page_type,
-        title: tree.title.clone(),
-        topic_text: rendered.text(),
-        topic_root: Some(topic_root),
-        paragraphs: rendered.paragraphs,
+    Cleaned::rendered(
+        tree,
+        analysis.page_type,
+        topic_root,
         decisions,
-        weights: analysis.weights,
-    }
+        analysis.weights,
+    )
 }
 
 /// The lowest node whose subtree holds every node marked in `marked` (at least one is).
@@ -203,7 +197,7 @@ fn lowest_common_ancestor(tree: &TagTree, marked: &[bool]) -> NodeId {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::build;
+    use crate::page::{PageType, build};
 
     fn sample(name: &str) -> String {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

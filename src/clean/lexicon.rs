@@ -43,16 +43,17 @@ pub const MIN_PAGES: u32 = 5;
 /// Word and word-pair weights (see the module doc).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Lexicon {
-    /// Word hashes and their weights, by hash.
-    words: BTreeMap<u32, f32>,
-    /// Word-pair hashes and their weights, by hash.
-    pairs: BTreeMap<u32, f32>,
-    /// The same words, for look-ups while scoring.
-    #[serde(skip)]
-    word_map: FxHashMap<u32, f32>,
-    /// The same pairs, for look-ups while scoring.
-    #[serde(skip)]
-    pair_map: FxHashMap<u32, f32>,
+    /// Word hashes and their weights (written in hash order).
+    #[serde(serialize_with = "by_key")]
+    words: FxHashMap<u32, f32>,
+    /// Word-pair hashes and their weights (written in hash order).
+    #[serde(serialize_with = "by_key")]
+    pairs: FxHashMap<u32, f32>,
+}
+
+/// Writes a map in key order, so that the same weights give the same model bytes.
+fn by_key<S: serde::Serializer>(map: &FxHashMap<u32, f32>, s: S) -> Result<S::Ok, S::Error> {
+    map.iter().collect::<BTreeMap<_, _>>().serialize(s)
 }
 
 /// The hash of a word pair.
@@ -83,8 +84,8 @@ impl Counts {
     }
 
     /// The weights of the keys seen on at least [`MIN_PAGES`] pages.
-    fn weights(&self) -> BTreeMap<u32, f32> {
-        let mut keys: BTreeMap<u32, (u32, u32)> = BTreeMap::new();
+    fn weights(&self) -> FxHashMap<u32, f32> {
+        let mut keys: FxHashMap<u32, (u32, u32)> = FxHashMap::default();
         for (&k, &c) in &self.content {
             keys.entry(k).or_default().0 = c;
         }
@@ -122,19 +123,10 @@ impl Lexicon {
             words.add(&page_words[0], &page_words[1]);
             pairs.add(&page_pairs[0], &page_pairs[1]);
         }
-        let mut lexicon = Lexicon {
+        Lexicon {
             words: words.weights(),
             pairs: pairs.weights(),
-            ..Lexicon::default()
-        };
-        lexicon.index();
-        lexicon
-    }
-
-    /// Builds the look-up maps (after reading a model file).
-    pub fn index(&mut self) {
-        self.word_map = self.words.iter().map(|(&k, &w)| (k, w)).collect();
-        self.pair_map = self.pairs.iter().map(|(&k, &w)| (k, w)).collect();
+        }
     }
 
     /// Words and pairs with a weight.
@@ -164,10 +156,10 @@ impl Lexicon {
                 (sum / known as f32, known as f32 / n as f32)
             }
         };
-        let (word_mean, word_known) = mean(&mut tokens.iter().copied(), &self.word_map);
+        let (word_mean, word_known) = mean(&mut tokens.iter().copied(), &self.words);
         let (pair_mean, pair_known) = mean(
             &mut tokens.windows(2).map(|w| pair_hash(w[0], w[1])),
-            &self.pair_map,
+            &self.pairs,
         );
         [word_mean, pair_mean, word_known, pair_known]
     }
@@ -279,9 +271,13 @@ mod tests {
         // Deterministic, and the same after a round trip through JSON.
         let again = Lexicon::train(pages.iter().map(|(f, c)| (f, c.clone())));
         assert_eq!(again, lexicon);
-        let mut back: Lexicon =
-            serde_json::from_slice(&serde_json::to_vec(&lexicon).unwrap()).unwrap();
-        back.index();
+        let json = serde_json::to_vec(&lexicon).unwrap();
+        let back: Lexicon = serde_json::from_slice(&json).unwrap();
         assert_eq!(back, lexicon);
+        assert_eq!(
+            serde_json::to_vec(&back).unwrap(),
+            json,
+            "written in one order"
+        );
     }
 }

@@ -105,6 +105,29 @@ pub struct Cleaned {
 }
 
 impl Cleaned {
+    /// The topic content under `topic_root`: the blocks `decisions` show, rendered (with their
+    /// images on an image page).
+    pub fn rendered(
+        tree: &TagTree,
+        page_type: PageType,
+        topic_root: NodeId,
+        decisions: Vec<Decision>,
+        weights: Vec<f32>,
+    ) -> Self {
+        let rendered = crate::page::render(tree, topic_root, page_type == PageType::Image, &|id| {
+            decisions[id as usize].show()
+        });
+        Cleaned {
+            page_type,
+            title: tree.title.clone(),
+            topic_text: rendered.text(),
+            topic_root: Some(topic_root),
+            paragraphs: rendered.paragraphs,
+            decisions,
+            weights,
+        }
+    }
+
     /// The result for a page with nothing in it.
     pub fn empty(tree: &TagTree) -> Self {
         Cleaned {

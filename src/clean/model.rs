@@ -243,6 +243,11 @@ impl FlatTrees {
     }
 }
 
+/// The probability a logit stands for.
+fn probability(logit: f64) -> f32 {
+    (1.0 / (1.0 + (-logit).exp())) as f32
+}
+
 /// Rows walked through a tree side by side: their walks overlap in the processor, where one
 /// row's walk waits on each node in turn (measured on 45,546 wcxb-dev rows through the shipped
 /// first stage: 0.51 s against 0.62 s for one row at a time, 5 passes).
@@ -301,7 +306,7 @@ impl Stage {
         self.flat
             .logits(rows, self.width)
             .into_iter()
-            .map(|logit| (1.0 / (1.0 + (-logit).exp())) as f32)
+            .map(probability)
             .collect()
     }
 
@@ -314,7 +319,7 @@ impl Stage {
         self.booster
             .predict(&matrix, false)
             .into_iter()
-            .map(|logit| (1.0 / (1.0 + (-logit).exp())) as f32)
+            .map(probability)
             .collect()
     }
 }
@@ -459,7 +464,6 @@ impl BlockModel {
                 ))
             })?;
         }
-        model.lexicon.index();
         Ok(model)
     }
 

@@ -373,13 +373,12 @@ pub fn train_model(pages: &[&PageBlocks], params: &TrainParams) -> Result<BlockM
     let pages = &pages[..];
     let inner = site_folds(pages.iter().copied(), INNER_FOLDS);
     let fold_of = |p: &PageBlocks| inner[&p.site];
-    let rows = if params.lexicon {
-        cross_fitted_rows(pages, &inner)
-    } else {
-        pages.iter().map(|p| p.features.clone()).collect()
+    // Each page with its rows: as labelled, or with the lexicon features filled in.
+    let filled = params.lexicon.then(|| cross_fitted_rows(pages, &inner));
+    let with_rows: Vec<(&PageBlocks, &BlockFeatures)> = match &filled {
+        Some(rows) => pages.iter().copied().zip(rows).collect(),
+        None => pages.iter().map(|p| (*p, &p.features)).collect(),
     };
-    let with_rows: Vec<(&PageBlocks, &BlockFeatures)> =
-        pages.iter().copied().zip(rows.iter()).collect();
     let mut first: Vec<Option<Vec<f32>>> = vec![None; pages.len()];
     for fold in 0..INNER_FOLDS {
         let train: Vec<(&PageBlocks, &BlockFeatures)> = with_rows
