@@ -1,7 +1,8 @@
 //! Throughput of cleaning on one core: decoding, the markup tag tree and each cleaner, in MB/s
 //! of HTML (criterion's bytes throughput) over a fixed sample of pages; and the learned
-//! cleaner's parts on parsed trees (the framework's analysis, the block features, the model),
-//! to show what the model costs of a page's cleaning.
+//! cleaner's parts: decoding and the tag tree alone (the floor under every cleaner), then on
+//! parsed trees the framework's analysis, the block features and the model, to show what the
+//! model costs of a page's cleaning.
 //!
 //! The sample is the first 100 pages of ../shared/corpus/wcxb-dev when that folder is there,
 //! otherwise the labelled pages of corpus-samples/. `cargo bench --bench extract`.
@@ -37,6 +38,14 @@ fn bench_extract(c: &mut Criterion) {
             },
         );
     }
+    // Decoding and the tag tree alone: the floor under every cleaner.
+    group.bench_function(format!("parts/parse/{name}"), |b| {
+        b.iter(|| {
+            for page in &pages {
+                std::hint::black_box(parse_page(page, None, "bench", &PageLimits::default()).ok());
+            }
+        })
+    });
     // The learned cleaner's parts, on trees parsed once.
     let trees: Vec<_> = pages
         .iter()

@@ -62,5 +62,6 @@ pub mod pipeline;
 pub mod replica;
 pub mod stats;
 pub mod text;
+pub mod topic;
 
 pub use error::{Error, Result};

@@ -308,7 +308,8 @@ struct IngestArgs {
     #[arg(long, value_name = "N", default_value_t = KeywordParams::default().interval)]
     interval: usize,
     /// Collection statistics (a stats.json of an earlier ingest) instead of a first pass over
-    /// the inputs.
+    /// the inputs (which cleans every page and keeps the cleaned pages in DIR/pages.spill.jsonl
+    /// for the second pass until the run completes).
     #[arg(long, value_name = "FILE")]
     stats: Option<PathBuf>,
     /// A feature found in more than this share of the pages' topic content joins the

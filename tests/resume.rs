@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use docview::index::index_stats;
+use docview::pipeline::spill::SPILL_FILE;
 use docview::pipeline::{RunState, STATE_FILE, Status};
 
 const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
@@ -118,6 +119,13 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
         state.counters.pages_read < reference_state.counters.pages_read,
         "killed mid-run"
     );
+    // The first pass's cleaned pages wait for the second on disk: the resumed run reads them
+    // back instead of cleaning the pages again.
+    assert!(
+        out.join(SPILL_FILE).exists(),
+        "the spill is kept until the run completes"
+    );
+    assert!(!reference.join(SPILL_FILE).exists(), "and removed then");
 
     // Resume, and compare with the uninterrupted run.
     let resumed = ingest_cmd(&input, &out, true).output().unwrap();
@@ -134,6 +142,7 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
     }
     let state = RunState::load(&out.join(STATE_FILE)).unwrap();
     assert_eq!(state.status, Status::Complete);
+    assert!(!out.join(SPILL_FILE).exists());
     assert_eq!(state.counters, reference_state.counters);
     let docs = |d: &Path| {
         index_stats(d)

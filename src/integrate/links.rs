@@ -13,11 +13,9 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 use super::Context;
-use crate::clean::Verdict;
-use crate::extract::Extraction;
-use crate::measure::{FeatureVector, feature_vector};
-use crate::page::{Link, NodeId, PageType, TagTree};
-use crate::text::Language;
+use crate::measure::FeatureVector;
+use crate::page::PageType;
+use crate::topic::{LinkPlace, TopicPage};
 
 /// A relevant hyperlink.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -79,13 +77,13 @@ fn without_fragment(mut url: Url) -> String {
 }
 
 /// The link base of a page at `page_url` (see the module's rule).
-pub fn link_base(page_url: &str, tree: &TagTree) -> LinkBase {
+pub fn link_base(page_url: &str, page: &TopicPage) -> LinkBase {
     let record = Url::parse(page_url).ok();
     let mut own: Vec<String> = record.iter().cloned().map(without_fragment).collect();
     let canonical = record
         .as_ref()
         .filter(|u| u.scheme() == "file")
-        .zip(tree.canonical.as_deref())
+        .zip(page.canonical.as_deref())
         .and_then(|(u, href)| u.join(href).ok())
         .and_then(web_url);
     let (address, source) = match (canonical, record) {
@@ -96,7 +94,7 @@ pub fn link_base(page_url: &str, tree: &TagTree) -> LinkBase {
         (None, Some(u)) => (Some(u), LinkBaseSource::Url),
         (None, None) => (None, LinkBaseSource::None),
     };
-    let from_base = tree.base_href.as_deref().and_then(|href| {
+    let from_base = page.base_href.as_deref().and_then(|href| {
         match &address {
             Some(a) => a.join(href).ok(),
             None => Url::parse(href).ok(),
@@ -114,56 +112,40 @@ pub fn link_base(page_url: &str, tree: &TagTree) -> LinkBase {
 /// `base`.
 pub fn relevant_links(
     base: &LinkBase,
-    page: &Extraction,
+    page: &TopicPage,
     topic: &FeatureVector,
-    lang: Language,
     cx: Context<'_>,
 ) -> Vec<RelevantLink> {
-    let tree = &page.tree;
-    let decisions = &page.cleaned.decisions;
-    let in_topic = |node: NodeId| {
-        decisions
-            .get(node as usize)
-            .is_some_and(|d| d.verdict == Verdict::Kept)
-    };
     // Hub leaf blocks outside the topic content, judged once each (§6 algorithm).
-    let mut accepted_hub: Vec<(NodeId, f32)> = Vec::new();
-    if page.cleaned.page_type == PageType::Topic && !topic.is_empty() {
-        for (i, node) in tree.nodes.iter().enumerate() {
-            let id = i as NodeId;
-            if !node.is_leaf()
-                || node.hidden
-                || node.block_type != PageType::Hub
-                || node.own.links == 0
-                || in_topic(id)
-            {
-                continue;
-            }
-            let block = feature_vector(tree, [id], &page.cleaned.weights, cx.analyzer, lang)
+    let mut accepted_hub: Vec<Option<f32>> = vec![None; page.hub_blocks.len()];
+    if page.page_type == PageType::Topic && !topic.is_empty() {
+        for (i, accepted) in accepted_hub.iter_mut().enumerate() {
+            let block = page
+                .hub_features(i, cx.analyzer)
                 .scaled_by(|t| cx.stats.idf(t));
             let similarity = block.cosine(topic);
             if similarity > cx.params.beta {
-                accepted_hub.push((id, similarity));
+                *accepted = Some(similarity);
             }
         }
     }
     let mut out: Vec<RelevantLink> = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for link in &tree.links {
-        let (source, similarity) = if in_topic(link.node) {
-            (LinkSource::TopicContent, None)
-        } else if let Some(&(_, s)) = accepted_hub.iter().find(|(id, _)| *id == link.node) {
-            (LinkSource::HubBlock, Some(s))
-        } else {
-            continue;
+    for link in &page.links {
+        let (source, similarity) = match link.place {
+            LinkPlace::Topic => (LinkSource::TopicContent, None),
+            LinkPlace::Hub(i) => match accepted_hub.get(i as usize).copied().flatten() {
+                Some(s) => (LinkSource::HubBlock, Some(s)),
+                None => continue,
+            },
         };
-        let Some(url) = resolve(base, link) else {
+        let Some(url) = resolve(base, &link.href) else {
             continue;
         };
         if seen.insert(url.clone()) {
             out.push(RelevantLink {
                 url,
-                anchor_text: tree.slice(link.start, link.end).trim().to_string(),
+                anchor_text: link.anchor_text.clone(),
                 source,
                 similarity,
             });
@@ -174,8 +156,8 @@ pub fn relevant_links(
 
 /// The absolute URL of a link, without fragment; `None` for a link to the page itself, to a
 /// script, a mail address or anything not http(s) (or file, for local pages).
-fn resolve(base: &LinkBase, link: &Link) -> Option<String> {
-    let href = link.href.trim();
+fn resolve(base: &LinkBase, href: &str) -> Option<String> {
+    let href = href.trim();
     if href.is_empty() || href.starts_with('#') {
         return None;
     }

@@ -17,13 +17,13 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-use crate::extract::Extraction;
 use crate::measure::FeatureVector;
 use crate::page::PageType;
 use crate::stats::CollectionStats;
 use crate::text::dates::{date_words, is_duration};
 use crate::text::tokens::count_tokens;
 use crate::text::{Analyzer, Language};
+use crate::topic::TopicPage;
 
 pub use abstracts::{allot_sentences, extract_abstract};
 pub use links::{LinkBase, LinkBaseSource, RelevantLink, link_base, relevant_links};
@@ -119,8 +119,12 @@ pub struct Context<'a> {
 /// its stable replay test (`tests/fuzz_replay.rs`) drive.
 pub fn page_docview(bytes: &[u8], url: &str) -> crate::Result<DocView> {
     let cleaner = crate::clean::cleaner_by_name(crate::clean::DEFAULT_CLEANER)?;
-    let page = crate::extract::extract_page(bytes, None, url, cleaner.as_ref())?;
-    let lang = page.language();
+    let page = TopicPage::of(&crate::extract::extract_page(
+        bytes,
+        None,
+        url,
+        cleaner.as_ref(),
+    )?);
     let analyzer = Analyzer::new();
     let stats = CollectionStats::default();
     let cx = Context {
@@ -131,19 +135,14 @@ pub fn page_docview(bytes: &[u8], url: &str) -> crate::Result<DocView> {
     let site = url::Url::parse(url)
         .ok()
         .and_then(|u| u.host_str().map(str::to_string));
-    Ok(integrate(url, site.as_deref(), &page, lang, cx).docview)
+    Ok(integrate(url, site.as_deref(), &page, cx).docview)
 }
 
 /// Integrates one cleaned page, found at `url` on `site`, into its DocView.
-pub fn integrate(
-    url: &str,
-    site: Option<&str>,
-    page: &Extraction,
-    lang: Language,
-    cx: Context<'_>,
-) -> Integrated {
-    let vector = topic_vector(page, lang, cx);
-    let topic = &page.cleaned.topic_text;
+pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_>) -> Integrated {
+    let lang = page.language;
+    let vector = topic_vector(page, cx);
+    let topic = &page.topic_text;
     let ranked = ranked_features(&vector, topic, lang, cx);
     let surfaces = surface_forms(topic, lang, cx.analyzer, &ranked);
     let keywords: Vec<String> = ranked
@@ -156,18 +155,18 @@ pub fn integrate(
                 .unwrap_or_else(|| t.clone())
         })
         .collect();
-    let original_title = page.cleaned.title.clone();
+    let original_title = page.title.clone();
     let (title, title_from_keywords) = title_of(&original_title, site, cx.stats, &keywords, lang);
     let theta: Vec<(String, f32)> = ranked.iter().take(cx.params.theta).cloned().collect();
     let abstract_text = extract_abstract(
-        &page.cleaned.paragraphs,
+        &page.paragraphs,
         &theta,
         cx.params.sentences,
         cx.analyzer,
         lang,
     );
-    let base = link_base(url, &page.tree);
-    let relevant_links = relevant_links(&base, page, &vector, lang, cx);
+    let base = link_base(url, page);
+    let relevant_links = relevant_links(&base, page, &vector, cx);
     let mut counts = HashMap::new();
     cx.analyzer.term_counts(topic, lang, &mut counts);
     let mut term_counts: Vec<(String, u32)> = counts.into_iter().collect();
@@ -175,7 +174,7 @@ pub fn integrate(
     Integrated {
         docview: DocView {
             identifier: url.to_string(),
-            page_type: page.cleaned.page_type,
+            page_type: page.page_type,
             classification_code: String::new(),
             title,
             keywords,
@@ -269,8 +268,8 @@ fn surface_forms(
 }
 
 /// The topic feature vector with the collection's IDF, as integration weighs it.
-pub fn topic_vector(page: &Extraction, lang: Language, cx: Context<'_>) -> FeatureVector {
-    page.topic_features_with(cx.analyzer, lang)
+pub fn topic_vector(page: &TopicPage, cx: Context<'_>) -> FeatureVector {
+    page.topic_features(cx.analyzer)
         .scaled_by(|t| cx.stats.idf(t))
 }
 

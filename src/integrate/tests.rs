@@ -3,20 +3,19 @@ use crate::clean::Framework;
 use crate::extract::extract_page;
 use crate::stats::{StatsBuilder, StopwordParams};
 
-fn page(html: &str) -> Extraction {
-    extract_page(html.as_bytes(), None, "test.html", &Framework::default()).unwrap()
+fn page(html: &str) -> TopicPage {
+    TopicPage::of(&extract_page(html.as_bytes(), None, "test.html", &Framework::default()).unwrap())
 }
 
 fn docview(html: &str, url: &str, stats: &CollectionStats, params: IntegrateParams) -> DocView {
     let p = page(html);
-    let lang = p.language();
     let analyzer = Analyzer::new();
     let cx = Context {
         analyzer: &analyzer,
         stats,
         params,
     };
-    integrate(url, Some("rivers.example"), &p, lang, cx).docview
+    integrate(url, Some("rivers.example"), &p, cx).docview
 }
 
 const ARTICLE: &str = "<html lang=en><head><title>TITLE</title></head><body>\

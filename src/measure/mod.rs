@@ -141,15 +141,31 @@ pub fn feature_vector(
     analyzer: &Analyzer,
     lang: Language,
 ) -> FeatureVector {
+    let texts = blocks
+        .into_iter()
+        .filter(|&id| tree.node(id).own.terms > 0)
+        .map(|id| {
+            (
+                block_text(tree, id),
+                weights.get(id as usize).copied().unwrap_or(1.0),
+            )
+        });
+    text_feature_vector(texts, analyzer, lang)
+}
+
+/// The feature vector (Formula 2) of blocks given as their own texts and block weights: what
+/// [`feature_vector`] computes from the tree, for a page whose tree is gone
+/// ([`TopicPage`](crate::topic::TopicPage)).
+pub fn text_feature_vector<S: AsRef<str>>(
+    blocks: impl IntoIterator<Item = (S, f32)>,
+    analyzer: &Analyzer,
+    lang: Language,
+) -> FeatureVector {
     let mut sums: HashMap<String, f32> = HashMap::new();
     let mut counts: HashMap<String, u32> = HashMap::new();
-    for id in blocks {
-        if tree.node(id).own.terms == 0 {
-            continue;
-        }
+    for (text, bw) in blocks {
         counts.clear();
-        analyzer.term_counts(&block_text(tree, id), lang, &mut counts);
-        let bw = weights.get(id as usize).copied().unwrap_or(1.0);
+        analyzer.term_counts(text.as_ref(), lang, &mut counts);
         for (term, tf) in counts.drain() {
             *sums.entry(term).or_insert(0.0) += bw * tf as f32;
         }

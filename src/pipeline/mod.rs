@@ -2,15 +2,19 @@
 //! stream through page-parallel workers (cleaning, integration, fingerprints), then in input
 //! order through replica removal into the DocView records and the three indexes.
 //!
-//! Two passes: the first builds the collection statistics (document frequencies, aggressive stop
-//! words, shared titles, site templates) unless a `--stats` file gives them; the second
-//! ingests. Neither holds the collection: a reader thread hands out batches of pages, the
-//! workers process one batch while the next is read. Output order is the input order whatever the thread count. Commits
+//! Two passes, and each page is parsed and cleaned once: the first cleans every page into its
+//! [`TopicPage`](crate::topic::TopicPage), builds the collection statistics from them
+//! (document frequencies, aggressive stop words, shared titles, site templates) and writes them
+//! to its [`spill`]; the second reads them back, integrates, fingerprints and ingests them.
+//! With a `--stats` file there is no first pass and the second cleans the pages itself. Neither
+//! holds the collection: a reader thread hands out batches of pages, the workers process one
+//! batch while the next is read. Output order is the input order whatever the thread count. Commits
 //! every `commit_every` pages make the outputs durable together (see [`state`]); a run stopped
 //! at any point resumes from its last commit.
 
 mod process;
 mod sink;
+pub mod spill;
 pub mod state;
 mod summary;
 
@@ -24,7 +28,7 @@ use serde::Serialize;
 use crate::clean::{Cleaner, cleaner_with_model};
 use crate::extract::PageLimits;
 use crate::index::{IndexStats, index_stats};
-use crate::input::{InputEvent, Inputs, RawPage};
+use crate::input::{Inputs, RawPage};
 use crate::integrate::IntegrateParams;
 use crate::replica::{Detection, KeywordParams, MinHashParams, MinHasher};
 use crate::stats::{CollectionStats, StatsBuilder, StopwordParams};
@@ -32,7 +36,8 @@ use crate::text::Analyzer;
 use crate::{Error, Result};
 
 pub use process::{
-    PageFeatures, Processed, Unreadable, Worker, host_of, page_features, process_page, site_of,
+    PageFeatures, Processed, Unreadable, Worker, clean_page, host_of, integrate_page,
+    page_features, process_page, site_of,
 };
 pub use sink::{
     DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, SKIPPED, SkippedLine, fill_replica_urls,
@@ -42,6 +47,7 @@ pub use state::{Counters, RunState, Status};
 pub use summary::human_bytes;
 
 use sink::Sink;
+use spill::{CleanedPage, Event, PageWork, SPILL_FILE, SpillWriter, read_spill};
 
 /// Name of the run state file in the output directory.
 pub const STATE_FILE: &str = "state.json";
@@ -247,14 +253,58 @@ impl Summary {
     }
 }
 
-/// A batch of input events and how far into the inputs it reaches.
-struct Batch {
-    events: Vec<InputEvent>,
+/// A batch of events and how far into the inputs it reaches.
+struct Batch<P> {
+    events: Vec<Event<P>>,
     input_bytes: u64,
 }
 
-/// Reads `inputs` on this thread, skipping the first `skip` events, and sends batches.
-fn read_batches(mut inputs: Inputs, skip: u64, tx: std::sync::mpsc::SyncSender<Result<Batch>>) {
+/// Reads events on this thread and sends them in batches.
+fn send_batches<P>(
+    events: impl Iterator<Item = Result<(Event<P>, u64)>>,
+    bytes_of: impl Fn(&P) -> usize,
+    tx: std::sync::mpsc::SyncSender<Result<Batch<P>>>,
+) {
+    let mut batch = Vec::with_capacity(BATCH_PAGES);
+    let mut bytes = 0usize;
+    let mut reached = 0u64;
+    for item in events {
+        let (event, input_bytes) = match item {
+            Ok(e) => e,
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
+        };
+        reached = input_bytes;
+        if let Event::Page(p) = &event {
+            bytes += bytes_of(p);
+        }
+        batch.push(event);
+        if batch.len() >= BATCH_PAGES || bytes >= BATCH_BYTES {
+            let full = Batch {
+                events: std::mem::replace(&mut batch, Vec::with_capacity(BATCH_PAGES)),
+                input_bytes: reached,
+            };
+            bytes = 0;
+            if tx.send(Ok(full)).is_err() {
+                return;
+            }
+        }
+    }
+    if !batch.is_empty() {
+        let _ = tx.send(Ok(Batch {
+            events: batch,
+            input_bytes: reached,
+        }));
+    }
+}
+
+/// The events of `inputs` after the first `skip`, each with the input bytes read so far.
+fn input_events(
+    mut inputs: Inputs,
+    skip: u64,
+) -> impl Iterator<Item = Result<(Event<RawPage>, u64)>> {
     let mut skipped = 0;
     while skipped < skip {
         if inputs.next().is_none() {
@@ -262,42 +312,22 @@ fn read_batches(mut inputs: Inputs, skip: u64, tx: std::sync::mpsc::SyncSender<R
         }
         skipped += 1;
     }
-    let mut events = Vec::with_capacity(BATCH_PAGES);
-    let mut bytes = 0usize;
     let consumed = inputs.progress();
-    for event in inputs {
-        if let InputEvent::Page(p) = &event {
-            bytes += p.bytes.len();
-        }
-        events.push(event);
-        if events.len() >= BATCH_PAGES || bytes >= BATCH_BYTES {
-            let batch = Batch {
-                events: std::mem::replace(&mut events, Vec::with_capacity(BATCH_PAGES)),
-                input_bytes: consumed.bytes_read(),
-            };
-            bytes = 0;
-            if tx.send(Ok(batch)).is_err() {
-                return;
-            }
-        }
-    }
-    if !events.is_empty() {
-        let _ = tx.send(Ok(Batch {
-            events,
-            input_bytes: consumed.bytes_read(),
-        }));
-    }
+    inputs.map(move |e| Ok((Event::of(e, |p| p), consumed.bytes_read())))
 }
 
-/// Runs `each` over the batches of `inputs` while a scoped thread reads them.
-fn stream_batches(
-    inputs: Inputs,
-    skip: u64,
-    mut each: impl FnMut(Batch) -> Result<()>,
-) -> Result<()> {
+/// Runs `each` over the batches of `events` while a scoped thread reads them.
+fn stream_batches<P: Send, I>(
+    events: impl FnOnce() -> I + Send,
+    bytes_of: impl Fn(&P) -> usize + Send,
+    mut each: impl FnMut(Batch<P>) -> Result<()>,
+) -> Result<()>
+where
+    I: Iterator<Item = Result<(Event<P>, u64)>>,
+{
     std::thread::scope(|scope| {
-        let (tx, rx): (_, Receiver<Result<Batch>>) = sync_channel(2);
-        scope.spawn(move || read_batches(inputs, skip, tx));
+        let (tx, rx): (_, Receiver<Result<Batch<P>>>) = sync_channel(2);
+        scope.spawn(move || send_batches(events(), bytes_of, tx));
         for batch in rx {
             each(batch?)?;
         }
@@ -305,16 +335,8 @@ fn stream_batches(
     })
 }
 
-/// Counts a skipped or malformed input event (a page is not counted here).
-fn count_event(event: &InputEvent, counters: &mut Counters) {
-    match event {
-        InputEvent::Page(_) => {}
-        InputEvent::Skipped { reason, .. } => counters.skip(reason.label()),
-        InputEvent::Malformed { .. } => counters.skip(MALFORMED),
-    }
-}
-
-/// The first pass: collection statistics over every page of the inputs.
+/// The first pass: cleans every page of the inputs, builds the collection statistics, and
+/// writes the cleaned pages to `spill` for the second pass.
 pub fn build_stats(
     inputs: Inputs,
     cleaner: &dyn Cleaner,
@@ -322,39 +344,79 @@ pub fn build_stats(
     params: StopwordParams,
     pool: &rayon::ThreadPool,
     progress: &dyn Progress,
+    mut spill: Option<&mut SpillWriter>,
 ) -> Result<CollectionStats> {
     let analyzer = Analyzer::new();
     let mut builder = StatsBuilder::new();
     let mut counters = Counters::default();
-    stream_batches(inputs, 0, |batch| {
-        let pages: Vec<RawPage> = batch
-            .events
-            .into_iter()
-            .filter_map(|e| match e {
-                InputEvent::Page(p) => Some(p),
-                other => {
-                    count_event(&other, &mut counters);
-                    None
+    stream_batches(
+        move || input_events(inputs, 0),
+        |p: &RawPage| p.bytes.len(),
+        |batch| {
+            let pages: Vec<&RawPage> = batch
+                .events
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Page(p) => Some(p),
+                    Event::Skipped { label, .. } => {
+                        counters.skip(label.clone());
+                        None
+                    }
+                    Event::Malformed { .. } => {
+                        counters.skip(MALFORMED);
+                        None
+                    }
+                })
+                .collect();
+            counters.pages_read += pages.len() as u64;
+            counters.html_bytes += pages.iter().map(|p| p.bytes.len() as u64).sum::<u64>();
+            let cleaned: Vec<(std::result::Result<_, Unreadable>, Option<PageFeatures>)> = pool
+                .install(|| {
+                    pages
+                        .par_iter()
+                        .map(|p| {
+                            let topic = clean_page(p, cleaner, &limits);
+                            let features = topic
+                                .as_ref()
+                                .ok()
+                                .map(|t| page_features(&p.url, t, &analyzer));
+                            (topic, features)
+                        })
+                        .collect()
+                });
+            let mut cleaned = cleaned.into_iter();
+            for event in batch.events {
+                let event = event.map(|raw| {
+                    let (topic, features) = cleaned.next().unwrap_or_else(|| {
+                        (
+                            Err(Unreadable {
+                                origin: raw.origin.clone(),
+                                reason: "unreadable page".into(),
+                            }),
+                            None,
+                        )
+                    });
+                    if let Some(page) = features {
+                        builder.add_page(page.site.as_deref(), &page.title, page.terms);
+                        if let Some((host, text, key)) = page.host_text {
+                            builder.add_site_page(&host, &text, key);
+                        }
+                    }
+                    CleanedPage {
+                        url: raw.url,
+                        origin: raw.origin,
+                        html_bytes: raw.bytes.len() as u64,
+                        topic,
+                    }
+                });
+                if let Some(spill) = spill.as_deref_mut() {
+                    spill.write(event, batch.input_bytes)?;
                 }
-            })
-            .collect();
-        counters.pages_read += pages.len() as u64;
-        counters.html_bytes += pages.iter().map(|p| p.bytes.len() as u64).sum::<u64>();
-        let found: Vec<std::result::Result<_, Unreadable>> = pool.install(|| {
-            pages
-                .par_iter()
-                .map(|p| page_features(p, cleaner, &analyzer, &limits))
-                .collect()
-        });
-        for page in found.into_iter().flatten() {
-            builder.add_page(page.site.as_deref(), &page.title, page.terms);
-            if let Some((host, text, key)) = page.host_text {
-                builder.add_site_page(&host, &text, key);
             }
-        }
-        progress.update(&counters, batch.input_bytes);
-        Ok(())
-    })?;
+            progress.update(&counters, batch.input_bytes);
+            Ok(())
+        },
+    )?;
     Ok(builder.finish(params))
 }
 
@@ -372,14 +434,6 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let settings = options.settings(input_bytes);
     if options.detection == Detection::MinHash {
         options.minhash.validate()?;
-    }
-    if options.stats_file.is_none() && options.inputs.iter().any(|p| p == Path::new("-")) {
-        return Err(Error::bad_input(
-            "-",
-            "standard input can be read only once, but ingest reads its input twice (collection \
-             statistics, then the pages): save it to a file, or give --stats FILE (the \
-             stats.json of an earlier ingest)",
-        ));
     }
     let mut state = if options.resume {
         let state = resume_state(out, &state_path, &settings)?;
@@ -415,6 +469,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
             }
             None => {
                 progress.start(Phase::Statistics, input_bytes);
+                let mut spill = SpillWriter::create(out)?;
                 let stats = build_stats(
                     inputs,
                     cleaner.as_ref(),
@@ -422,7 +477,10 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
                     options.stopwords,
                     &pool,
                     progress,
+                    Some(&mut spill),
                 )?;
+                // Complete on disk before stats.json says the first pass is over.
+                spill.finish()?;
                 progress.finish();
                 stats
             }
@@ -455,6 +513,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
         state = state.with_note();
         state.save(&state_path)?;
     }
+    remove_spill(out)?;
     let summary = Summary {
         out: out.clone(),
         counters: state.counters.clone(),
@@ -509,32 +568,33 @@ fn run_ingest(
     let mut events_done = state.events_done;
     let mut since_commit = 0u64;
     progress.start(Phase::Ingest, input_bytes);
-    let inputs = Inputs::open(&options.inputs)?;
-    stream_batches(inputs, state.events_done, |batch| {
+    let skip = state.events_done;
+    let each = |batch: Batch<PageWork>| -> Result<()> {
         let events_in_batch = batch.events.len() as u64;
-        let mut numbered: Vec<(u64, RawPage)> = Vec::new();
+        let mut numbered: Vec<(u64, PageWork)> = Vec::new();
         for event in batch.events {
             match event {
-                InputEvent::Page(page) => {
+                Event::Page(page) => {
                     numbered.push((next_seq, page));
                     next_seq += 1;
                 }
-                InputEvent::Skipped { origin, reason } => {
-                    let (label, detail) = (reason.label(), reason.to_string());
-                    sink.skip(
-                        &SkippedLine {
-                            origin,
-                            detail: if detail == label {
-                                String::new()
-                            } else {
-                                detail
-                            },
-                            reason: label,
+                Event::Skipped {
+                    origin,
+                    label,
+                    detail,
+                } => sink.skip(
+                    &SkippedLine {
+                        origin,
+                        detail: if detail == label {
+                            String::new()
+                        } else {
+                            detail
                         },
-                        &mut counters,
-                    )?
-                }
-                InputEvent::Malformed { origin, message } => {
+                        reason: label,
+                    },
+                    &mut counters,
+                )?,
+                Event::Malformed { origin, message } => {
                     if counters.skipped.get(MALFORMED).copied().unwrap_or(0) < MALFORMED_NOTES {
                         progress.note(&format!("{origin}: {message} (skipped)"));
                     }
@@ -554,7 +614,15 @@ fn run_ingest(
         let results: Vec<_> = pool.install(|| {
             numbered
                 .into_par_iter()
-                .map(|(seq, page)| process_page(page, seq, &worker))
+                .map(|(seq, page)| match page {
+                    PageWork::Raw(raw) => process_page(raw, seq, &worker),
+                    PageWork::Cleaned(c) => {
+                        let c = *c;
+                        c.topic.map(|topic| {
+                            integrate_page(seq, c.origin, &c.url, c.html_bytes, topic, &worker)
+                        })
+                    }
+                })
                 .collect()
         });
         for result in results {
@@ -581,7 +649,31 @@ fn run_ingest(
         }
         progress.update(&counters, batch.input_bytes);
         Ok(())
-    })?;
+    };
+    if out.join(SPILL_FILE).exists() {
+        // The pages the first pass cleaned.
+        let events = read_spill(out, skip)?;
+        stream_batches(
+            move || {
+                events.map(|item| {
+                    item.map(|(event, bytes)| {
+                        (event.map(|c| PageWork::Cleaned(Box::new(c))), bytes)
+                    })
+                })
+            },
+            PageWork::bytes,
+            each,
+        )?;
+    } else {
+        let inputs = Inputs::open(&options.inputs)?;
+        stream_batches(
+            move || {
+                input_events(inputs, skip).map(|item| item.map(|(e, b)| (e.map(PageWork::Raw), b)))
+            },
+            PageWork::bytes,
+            each,
+        )?;
+    }
     state.events_done = events_done;
     state.next_seq = next_seq;
     state.counters = counters;
@@ -591,6 +683,16 @@ fn run_ingest(
     sink.finish()?;
     progress.finish();
     Ok(memory)
+}
+
+/// Removes the first pass's spill of `out`, if any.
+fn remove_spill(out: &Path) -> Result<()> {
+    let path = out.join(SPILL_FILE);
+    match std::fs::remove_file(&path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(Error::io(&path, e)),
+    }
 }
 
 /// The state of the run to resume in `out`, checked against this run's settings.

@@ -1,14 +1,17 @@
-//! What a worker does with one page: the first pass counts its features for the collection
-//! statistics; the second cleans it, integrates it into a DocView and fingerprints it (MD5 and
-//! MinHash signature of its replica text, the keyword fingerprint of its topic content). Plain
-//! functions over owned data, so pages run in parallel in any order.
+//! What a worker does with one page: [`clean_page`] decodes, parses and cleans it into its
+//! [`TopicPage`], from which the first pass counts the collection statistics
+//! ([`page_features`]) and the second integrates it into a DocView and fingerprints it (MD5
+//! and MinHash signature of its replica text, the keyword fingerprint of its topic content):
+//! [`integrate_page`]. Plain functions over owned data, so pages run in parallel in any order.
 
 use std::collections::HashMap;
 
 use url::Url;
 
+use serde::{Deserialize, Serialize};
+
 use crate::clean::Cleaner;
-use crate::extract::{Extraction, PageLimits, extract_page_within};
+use crate::extract::{PageLimits, extract_page_within};
 use crate::input::RawPage;
 use crate::integrate::{Context, DocView, IntegrateParams, integrate};
 use crate::replica::template::CopyKey;
@@ -17,6 +20,7 @@ use crate::replica::{
 };
 use crate::stats::CollectionStats;
 use crate::text::Analyzer;
+use crate::topic::TopicPage;
 
 /// What every worker shares.
 pub struct Worker<'a> {
@@ -54,7 +58,7 @@ pub struct Processed {
 }
 
 /// A page that could not be read as HTML.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Unreadable {
     /// Where it came from.
     pub origin: String,
@@ -85,11 +89,12 @@ pub fn site_of(url: &str) -> Option<String> {
     }
 }
 
-fn clean(
+/// Decodes, parses and cleans one page into its topic page.
+pub fn clean_page(
     raw: &RawPage,
     cleaner: &dyn Cleaner,
     limits: &PageLimits,
-) -> Result<Extraction, Unreadable> {
+) -> Result<TopicPage, Unreadable> {
     extract_page_within(
         &raw.bytes,
         raw.http_charset.as_deref(),
@@ -97,6 +102,7 @@ fn clean(
         cleaner,
         limits,
     )
+    .map(|page| TopicPage::of(&page))
     .map_err(|e| Unreadable {
         origin: raw.origin.clone(),
         reason: match &e {
@@ -131,46 +137,58 @@ pub struct PageFeatures {
     pub host_text: Option<(String, String, CopyKey)>,
 }
 
-/// First pass: what the statistics learn from a page.
-pub fn page_features(
-    raw: &RawPage,
-    cleaner: &dyn Cleaner,
-    analyzer: &Analyzer,
-    limits: &PageLimits,
-) -> Result<PageFeatures, Unreadable> {
-    let page = clean(raw, cleaner, limits)?;
-    let lang = page.language();
+/// First pass: what the statistics learn from a cleaned page found at `url`.
+pub fn page_features(url: &str, page: &TopicPage, analyzer: &Analyzer) -> PageFeatures {
     let mut counts = HashMap::new();
-    analyzer.term_counts(&page.cleaned.topic_text, lang, &mut counts);
+    analyzer.term_counts(&page.topic_text, page.language, &mut counts);
     let mut terms: Vec<String> = counts.into_keys().collect();
     terms.sort_unstable();
-    Ok(PageFeatures {
-        site: site_of(&raw.url),
-        title: page.cleaned.title,
+    PageFeatures {
+        site: site_of(url),
+        title: page.title.clone(),
         terms,
-        host_text: host_of(&raw.url).map(|host| {
-            let text = page.tree.all_text();
-            let key = CopyKey::of(&text, &page.cleaned.topic_text);
+        host_text: host_of(url).map(|host| {
+            let text = page.visible_text.clone();
+            let key = CopyKey::of(&text, &page.topic_text);
             (host, text, key)
         }),
-    })
+    }
 }
 
 /// Second pass: cleans, integrates and fingerprints one page.
 pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed, Unreadable> {
-    let page = clean(&raw, w.cleaner, &w.limits)?;
-    let lang = page.language();
-    let site = site_of(&raw.url);
+    let page = clean_page(&raw, w.cleaner, &w.limits)?;
+    Ok(integrate_page(
+        seq,
+        raw.origin,
+        &raw.url,
+        raw.bytes.len() as u64,
+        page,
+        w,
+    ))
+}
+
+/// Second pass: integrates and fingerprints one cleaned page (found at `url`, `html_bytes` of
+/// HTML, the `seq`-th page of the run).
+pub fn integrate_page(
+    seq: u64,
+    origin: String,
+    url: &str,
+    html_bytes: u64,
+    page: TopicPage,
+    w: &Worker<'_>,
+) -> Processed {
+    let site = site_of(url);
     let cx = Context {
         analyzer: &w.analyzer,
         stats: w.stats,
         params: w.integrate,
     };
-    let integrated = integrate(&raw.url, site.as_deref(), &page, lang, cx);
-    let fulltext = page.tree.all_text();
+    let integrated = integrate(url, site.as_deref(), &page, cx);
+    let fulltext = page.visible_text;
     let fingerprints = {
         let replica_text = w.stats.site_templates.replica_text(
-            host_of(&raw.url).as_deref(),
+            host_of(url).as_deref(),
             &fulltext,
             &integrated.docview.topic_content,
         );
@@ -180,14 +198,14 @@ pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed,
             minhash: w.minhash.and_then(|m| m.signature(&replica_text)),
         }
     };
-    Ok(Processed {
+    Processed {
         seq,
-        origin: raw.origin,
-        html_bytes: raw.bytes.len() as u64,
+        origin,
+        html_bytes,
         docview: integrated.docview,
         fingerprints,
         fulltext,
-    })
+    }
 }
 
 #[cfg(test)]
