@@ -24,6 +24,23 @@ pub enum Error {
         /// What was wrong with it.
         reason: String,
     },
+    /// The bytes are no HTML page (empty, binary data): ingest skips such a page and counts it
+    /// under [`NotAPage::label`].
+    #[error("{input}: {why}")]
+    NotAPage {
+        /// Which input (a path, a URL, a record offset).
+        input: String,
+        /// What it is instead.
+        why: NotAPage,
+    },
+    /// A setting out of its range.
+    #[error("setting {name}: {reason}")]
+    Setting {
+        /// The setting (as the command line names it, without the dashes).
+        name: &'static str,
+        /// What is wrong with its value.
+        reason: String,
+    },
     /// A labelled corpus is missing files or holds malformed ground truth.
     #[error("corpus {path}: {reason}")]
     Corpus {
@@ -81,6 +98,34 @@ pub enum Error {
     UnknownIndex(String),
 }
 
+/// Why bytes are no HTML page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotAPage {
+    /// Nothing but whitespace.
+    Empty,
+    /// NUL or control bytes at the start: an image, an archive.
+    Binary,
+}
+
+impl NotAPage {
+    /// The reason a skipped page is counted under (summaries, `skipped.jsonl`).
+    pub fn label(self) -> &'static str {
+        match self {
+            NotAPage::Empty => "empty page",
+            NotAPage::Binary => "binary data, not an HTML page (NUL or control bytes at the start)",
+        }
+    }
+}
+
+impl std::fmt::Display for NotAPage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotAPage::Empty => write!(f, "{}: no bytes to parse", self.label()),
+            NotAPage::Binary => f.write_str(self.label()),
+        }
+    }
+}
+
 /// A pool of `threads` worker threads (0: one per core) for a parallel command.
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
@@ -93,6 +138,14 @@ pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
 }
 
 impl Error {
+    /// A setting out of its range.
+    pub fn setting(name: &'static str, reason: impl Into<String>) -> Self {
+        Error::Setting {
+            name,
+            reason: reason.into(),
+        }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {

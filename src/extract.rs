@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::clean::{Cleaned, Cleaner, Verdict};
+use crate::error::NotAPage;
 use crate::input::{CharsetSource, decode_html, looks_binary};
 use crate::measure::{FeatureVector, feature_vector};
 use crate::page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
@@ -34,6 +35,17 @@ impl Default for PageLimits {
 }
 
 impl PageLimits {
+    /// Checks that both limits are at least 1.
+    pub fn validate(&self) -> Result<()> {
+        if self.max_html_bytes == 0 {
+            return Err(Error::setting("max-page-mb", "must be at least 1"));
+        }
+        if self.max_tags == 0 {
+            return Err(Error::setting("max-page-tags", "must be at least 1"));
+        }
+        Ok(())
+    }
+
     /// `html` cut at the limits, and what was cut when it was.
     pub fn apply<'a>(&self, html: &'a str) -> (&'a str, Option<String>) {
         let mut cut = html;
@@ -131,13 +143,16 @@ pub fn parse_page(
     limits: &PageLimits,
 ) -> Result<Parsed> {
     if bytes.iter().all(|b| b.is_ascii_whitespace()) {
-        return Err(Error::bad_input(input, "empty page: no bytes to parse"));
+        return Err(Error::NotAPage {
+            input: input.to_string(),
+            why: NotAPage::Empty,
+        });
     }
     if looks_binary(bytes) {
-        return Err(Error::bad_input(
-            input,
-            "binary data, not an HTML page (NUL or control bytes at the start)",
-        ));
+        return Err(Error::NotAPage {
+            input: input.to_string(),
+            why: NotAPage::Binary,
+        });
     }
     // Decoding makes at most two bytes of UTF-8 of most single bytes: twice the limit of raw
     // bytes is all the decoded limit can use, and decoding no more bounds the copy.
@@ -331,6 +346,24 @@ impl Extraction {
 mod tests {
     use super::*;
     use crate::clean::Framework;
+
+    #[test]
+    fn bytes_that_are_no_page_are_typed_errors() {
+        let why = |bytes: &[u8]| match parse_page(bytes, None, "p", &PageLimits::default()) {
+            Err(Error::NotAPage { input, why }) => {
+                assert_eq!(input, "p");
+                Some(why)
+            }
+            _ => None,
+        };
+        assert_eq!(why(b" \n\t"), Some(NotAPage::Empty));
+        assert_eq!(why(b"\x89PNG\r\n\x1a\n\0\0\0"), Some(NotAPage::Binary));
+        assert_eq!(why(b"<p>text</p>"), None);
+        // The message names the input and what it is; the label is what ingest counts.
+        let err = parse_page(b"", None, "p.html", &PageLimits::default()).unwrap_err();
+        assert_eq!(err.to_string(), "p.html: empty page: no bytes to parse");
+        assert_eq!(NotAPage::Empty.label(), "empty page");
+    }
 
     #[test]
     fn pages_past_the_limits_are_cut_and_say_so() {

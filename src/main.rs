@@ -429,13 +429,12 @@ struct LimitArgs {
 
 impl LimitArgs {
     fn limits(&self) -> Result<PageLimits> {
-        if self.max_page_mb == 0 || self.max_page_tags == 0 {
-            bail!("--max-page-mb and --max-page-tags must be at least 1");
-        }
-        Ok(PageLimits {
+        let limits = PageLimits {
             max_html_bytes: self.max_page_mb.saturating_mul(1 << 20),
             max_tags: self.max_page_tags,
-        })
+        };
+        limits.validate()?;
+        Ok(limits)
     }
 }
 
@@ -906,27 +905,6 @@ impl Progress for Bar {
 }
 
 fn run_ingest(args: IngestArgs) -> Result<()> {
-    if !(0.0..=1.0).contains(&args.beta) {
-        bail!("--beta {} is not between 0 and 1", args.beta);
-    }
-    if !(0.0..=1.0).contains(&args.percentage) || args.percentage == 0.0 {
-        bail!("--percentage {} is not in (0, 1]", args.percentage);
-    }
-    if !(args.stopword_df > 0.0 && args.stopword_df <= 1.0) {
-        bail!("--stopword-df {} is not in (0, 1]", args.stopword_df);
-    }
-    if !(args.minhash_threshold > 0.0 && args.minhash_threshold <= 1.0) {
-        bail!(
-            "--minhash-threshold {} is not in (0, 1]",
-            args.minhash_threshold
-        );
-    }
-    if args.interval == 0 {
-        bail!("--interval must be at least 1");
-    }
-    if args.commit_every == 0 {
-        bail!("--commit-every must be at least 1 page");
-    }
     let mut options = IngestOptions::new(args.inputs, args.out);
     options.cleaner = args.cleaner;
     options.model = args.model;

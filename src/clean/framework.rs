@@ -16,7 +16,7 @@ use crate::measure::block_weights;
 use crate::page::{NodeId, PageType, TagTree};
 
 /// Tunable parameters of the framework cleaner.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct FrameworkParams {
     /// How much an anchor term counts against a subtree being the central area (text terms
     /// count +1 each).

@@ -15,7 +15,9 @@ pub use crate::page::PageType;
 use crate::page::{NodeId, Show, TagTree};
 pub use framework::{Analysis, Framework, FrameworkParams};
 pub use learned::{Explained, Learned, decide};
-pub use model::{BlockModel, MODEL_FORMAT, MODEL_VERSION, Stage, TrainParams, joined_rows};
+pub use model::{
+    BlockModel, MODEL_FORMAT, MODEL_VERSION, Stage, TrainParams, joined_rows, model_digest,
+};
 pub use purified::topic_content_page;
 
 /// What became of a block.

@@ -33,6 +33,23 @@ pub const MODEL_VERSION: u32 = 2;
 /// the README).
 static EMBEDDED: &[u8] = include_bytes!("../../models/block-model.json.gz");
 
+/// The MD5 (hex) of a model file's bytes, or of the model inside the binary (`None`): what
+/// names the model a run used, so that a resumed ingest is refused under another model.
+pub fn model_digest(path: Option<&Path>) -> Result<String> {
+    use md5::{Digest, Md5};
+    let bytes = match path {
+        Some(p) => std::fs::read(p).map_err(|source| Error::Io {
+            path: p.to_path_buf(),
+            source,
+        })?,
+        None => EMBEDDED.to_vec(),
+    };
+    Ok(Md5::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
 /// Parameters of training.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct TrainParams {

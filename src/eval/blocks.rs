@@ -235,7 +235,7 @@ pub fn all_blocks(sets: &[LabelledSet], threads: usize) -> Result<Vec<PageBlocks
     pool.install(|| {
         jobs.par_iter()
             .map(|(set, page)| match page_blocks(page, &set.name) {
-                Err(Error::BadInput { .. }) => Ok(PageBlocks {
+                Err(Error::BadInput { .. } | Error::NotAPage { .. }) => Ok(PageBlocks {
                     set: set.name.clone(),
                     file_id: page.file_id.clone(),
                     site: format!("{}/{}", set.name, page.file_id),

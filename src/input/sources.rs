@@ -326,6 +326,7 @@ fn reason(e: &Error) -> String {
     match e {
         Error::Io { source, .. } => source.to_string(),
         Error::BadInput { reason, .. } => reason.clone(),
+        Error::NotAPage { why, .. } => why.to_string(),
         other => other.to_string(),
     }
 }

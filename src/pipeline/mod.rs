@@ -127,10 +127,47 @@ impl IngestOptions {
         }
     }
 
-    /// What a resumed run must find unchanged: the inputs (and their size, so that a file
-    /// that grew or shrank is noticed) and every setting that shapes the outputs.
-    fn settings(&self, input_bytes: Option<u64>) -> serde_json::Value {
-        serde_json::json!({
+    /// Checks that every setting is in its range; the error names the setting (as the
+    /// command line does, without the dashes) and what is wrong.
+    pub fn validate(&self) -> Result<()> {
+        let share = |name: &'static str, v: f32, zero: bool| {
+            if (zero && (0.0..=1.0).contains(&v)) || (v > 0.0 && v <= 1.0) {
+                Ok(())
+            } else {
+                let range = if zero { "[0, 1]" } else { "(0, 1]" };
+                Err(Error::setting(name, format!("{v} is not in {range}")))
+            }
+        };
+        share("beta", self.integrate.beta, true)?;
+        share("percentage", self.keyword.percentage, false)?;
+        share("stopword-df", self.stopwords.min_df_share, false)?;
+        if self.keyword.interval == 0 {
+            return Err(Error::setting("interval", "must be at least 1"));
+        }
+        if self.commit_every == 0 {
+            return Err(Error::setting("commit-every", "must be at least 1 page"));
+        }
+        self.limits.validate()?;
+        if self.detection == Detection::MinHash {
+            self.minhash.validate()?;
+        }
+        Ok(())
+    }
+
+    /// What a resumed run must find unchanged: the docview version, the inputs (and their
+    /// size, so that a file that grew or shrank is noticed), the block model's bytes and every
+    /// setting that shapes the outputs, the fixed ones (framework, site templates) included.
+    fn settings(&self, input_bytes: Option<u64>) -> Result<serde_json::Value> {
+        let model = if self.cleaner == "learned" {
+            Some(crate::clean::model_digest(self.model.as_deref())?)
+        } else {
+            None
+        };
+        Ok(serde_json::json!({
+            "docview_version": env!("CARGO_PKG_VERSION"),
+            "model_digest": model,
+            "framework": crate::clean::FrameworkParams::default(),
+            "templates": crate::replica::template::TemplateParams::default(),
             // Canonical paths: the same folder named another way is the same input.
             "inputs": self
                 .inputs
@@ -156,7 +193,7 @@ impl IngestOptions {
             "stopwords": self.stopwords,
             "stats_file": self.stats_file.as_ref().map(|p| p.display().to_string()),
             "limits": self.limits,
-        })
+        }))
     }
 }
 
@@ -422,6 +459,7 @@ pub fn build_stats(
 
 /// Runs an ingest (or continues one with `options.resume`).
 pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summary> {
+    options.validate()?;
     let started = Instant::now();
     let out = &options.out;
     let state_path = out.join(STATE_FILE);
@@ -431,10 +469,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     // The checked inputs serve the first pass, if there is one.
     let inputs = Inputs::open(&options.inputs)?;
     let input_bytes = inputs.total_bytes();
-    let settings = options.settings(input_bytes);
-    if options.detection == Detection::MinHash {
-        options.minhash.validate()?;
-    }
+    let settings = options.settings(input_bytes)?;
     let mut state = if options.resume {
         let state = resume_state(out, &state_path, &settings)?;
         progress.note(&format!(
@@ -771,6 +806,71 @@ fn prepare_out_dir(out: &Path, overwrite: bool) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn every_setting_is_checked_in_the_library() {
+        let ok = IngestOptions::new(vec!["a".into()], "out".into());
+        ok.validate().unwrap();
+        let named = |change: &dyn Fn(&mut IngestOptions)| {
+            let mut o = ok.clone();
+            change(&mut o);
+            match o.validate() {
+                Err(Error::Setting { name, .. }) => name.to_string(),
+                Err(other) => other.to_string(),
+                Ok(()) => "accepted".to_string(),
+            }
+        };
+        assert_eq!(named(&|o| o.integrate.beta = 1.5), "beta");
+        assert_eq!(named(&|o| o.integrate.beta = 0.0), "accepted");
+        assert_eq!(named(&|o| o.keyword.percentage = 0.0), "percentage");
+        assert_eq!(
+            named(&|o| o.stopwords.min_df_share = f32::NAN),
+            "stopword-df"
+        );
+        assert_eq!(named(&|o| o.keyword.interval = 0), "interval");
+        assert_eq!(named(&|o| o.commit_every = 0), "commit-every");
+        assert_eq!(named(&|o| o.limits.max_tags = 0), "max-page-tags");
+        assert!(named(&|o| o.minhash.threshold = 0.0).contains("threshold"));
+        // MinHash parameters matter only to MinHash detection.
+        assert_eq!(
+            named(&|o| {
+                o.minhash.threshold = 0.0;
+                o.detection = Detection::Exact;
+            }),
+            "accepted"
+        );
+    }
+
+    #[test]
+    fn resume_settings_name_the_version_and_the_model_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut o = IngestOptions::new(vec![dir.path().to_path_buf()], dir.path().join("out"));
+        let embedded = o.settings(None).unwrap();
+        assert_eq!(embedded["docview_version"], env!("CARGO_PKG_VERSION"));
+        assert_eq!(embedded["model_digest"].as_str().unwrap().len(), 32);
+        assert!(embedded["templates"]["min_pages"].is_number());
+        assert!(embedded["framework"]["lead_block_terms"].is_number());
+        // A model file: its bytes name it, so a retrained file at the same path differs.
+        let model = dir.path().join("model.json");
+        std::fs::write(&model, "one").unwrap();
+        o.model = Some(model.clone());
+        let first = o.settings(None).unwrap();
+        std::fs::write(&model, "two").unwrap();
+        let second = o.settings(None).unwrap();
+        assert_ne!(first["model_digest"], second["model_digest"]);
+        assert_eq!(
+            settings_diff(&first, &second),
+            [format!(
+                "model_digest: was {}, now {}",
+                first["model_digest"], second["model_digest"]
+            )]
+        );
+        // The framework cleaner uses no model.
+        o.cleaner = "framework".into();
+        assert!(o.settings(None).unwrap()["model_digest"].is_null());
+    }
+
     #[test]
     fn settings_diff_names_each_changed_setting() {
         let was = serde_json::json!({"inputs": ["/a"], "integrate": {"keywords": 15, "beta": 0.1}});

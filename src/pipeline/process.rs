@@ -106,20 +106,10 @@ pub fn clean_page(
     .map_err(|e| Unreadable {
         origin: raw.origin.clone(),
         reason: match &e {
-            crate::Error::BadInput { reason, .. } => short_reason(reason),
+            crate::Error::NotAPage { why, .. } => why.label().to_string(),
             _ => "unreadable page".to_string(),
         },
     })
-}
-
-/// The counted reason of an unreadable page: its message up to the first colon.
-fn short_reason(reason: &str) -> String {
-    reason
-        .split(':')
-        .next()
-        .unwrap_or(reason)
-        .trim()
-        .to_string()
 }
 
 /// What the first pass learns from one page, for [`StatsBuilder`].
