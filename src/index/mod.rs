@@ -58,7 +58,7 @@ const MAX_THREADS: usize = 8;
 pub const HIGHLIGHT: (&str, &str) = ("[[", "]]");
 
 /// Which of the three indexes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum IndexKind {
     /// All visible text of the raw page.

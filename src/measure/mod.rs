@@ -155,7 +155,7 @@ pub fn feature_vector(
 
 /// The feature vector (Formula 2) of blocks given as their own texts and block weights: what
 /// [`feature_vector`] computes from the tree, for a page whose tree is gone
-/// ([`TopicPage`](crate::topic::TopicPage)).
+/// (a cleaned page kept as its weighed block texts).
 pub fn text_feature_vector<S: AsRef<str>>(
     blocks: impl IntoIterator<Item = (S, f32)>,
     analyzer: &Analyzer,

@@ -15,9 +15,7 @@ use crate::extract::{PageLimits, extract_page_within};
 use crate::input::RawPage;
 use crate::integrate::{Context, DocView, IntegrateParams, integrate};
 use crate::replica::template::CopyKey;
-use crate::replica::{
-    Fingerprints, KeywordParams, MinHasher, exact_fingerprint, keyword_fingerprint,
-};
+use crate::replica::{Fingerprints, KeywordParams, MinHasher};
 use crate::stats::CollectionStats;
 use crate::text::Analyzer;
 use crate::topic::TopicPage;
@@ -182,11 +180,7 @@ pub fn integrate_page(
             &fulltext,
             &integrated.docview.topic_content,
         );
-        Fingerprints {
-            exact: exact_fingerprint(&replica_text),
-            keyword: keyword_fingerprint(&integrated.term_counts, w.keyword),
-            minhash: w.minhash.and_then(|m| m.signature(&replica_text)),
-        }
+        Fingerprints::of(&replica_text, &integrated.term_counts, w.keyword, w.minhash)
     };
     Processed {
         seq,

@@ -12,9 +12,10 @@
 //! page `i` are on site `i`, near-replica `i` on its template's site; the templates are learnt
 //! from the whole benchmark, as ingest learns them from the whole collection.
 //!
-//! Detectors are [`NearDetector`]s: the exact MD5 fingerprint, the paper's keyword fingerprint
-//! over the grid Percentage 10%..100% × Interval 1..10, and any others a caller adds (one
-//! factory call per view). Each page is cleaned once and its terms counted once per view; the
+//! Detectors are [`NearDetector`]s: the exact MD5 fingerprint and MinHash as ingest runs them
+//! ([`IngestDetector`]: ingest's own [`ReplicaDetector`] over [`Fingerprints::of`]), the
+//! paper's keyword fingerprint alone over the grid Percentage 10%..100% × Interval 1..10, and
+//! any others a caller adds (one factory call per view). Each page is cleaned once and its terms counted once per view; the
 //! detectors only fingerprint those counts.
 
 use std::collections::HashMap;
@@ -28,7 +29,7 @@ use serde::Serialize;
 use super::benchmark::{Pair, benchmark_file, read_pairs};
 use super::template::{CopyKey, TemplateBuilder, TemplateParams};
 use super::{
-    Fingerprint, KeywordParams, LshIndex, MinHashParams, MinHasher, exact_fingerprint,
+    Detection, Fingerprint, Fingerprints, KeywordParams, MinHashParams, MinHasher, ReplicaDetector,
     keyword_fingerprint,
 };
 use crate::clean::Cleaner;
@@ -95,59 +96,61 @@ impl FingerprintTable {
     }
 }
 
-/// The exact fingerprint: MD5 of the normalised text.
-#[derive(Debug, Default)]
-pub struct ExactDetector(FingerprintTable);
-
-impl NearDetector for ExactDetector {
-    fn name(&self) -> String {
-        "exact MD5".to_string()
-    }
-
-    fn add_base(&mut self, id: u64, page: &PageText) {
-        self.0.add(id, exact_fingerprint(&page.text));
-    }
-
-    fn find(&self, page: &PageText) -> Option<(u64, f32)> {
-        self.0.find(exact_fingerprint(&page.text))
-    }
+/// Ingest's replica detector ([`ReplicaDetector`]) as the benchmark runs it: the pages'
+/// fingerprints made by [`Fingerprints::of`] from the view's text, matched by the same policy
+/// (the exact fingerprint first, then, in MinHash mode, the most similar base page whose
+/// estimated Jaccard reaches the threshold; the first-learnt page wins). So the figures of
+/// `docview replicas eval` and of its gate are those of the detector `docview ingest` runs.
+pub struct IngestDetector {
+    detector: ReplicaDetector,
+    hasher: Option<MinHasher>,
 }
 
-/// MinHash with LSH banding (`docview ingest`'s default): the exact fingerprint first, as in
-/// ingest, then the most similar base page whose estimated Jaccard reaches the threshold.
-pub struct MinHashDetector {
-    hasher: MinHasher,
-    index: LshIndex,
-    exact: FingerprintTable,
-}
-
-impl MinHashDetector {
-    /// An empty detector.
-    pub fn new(params: MinHashParams) -> Result<Self> {
-        Ok(MinHashDetector {
-            hasher: MinHasher::new(params)?,
-            index: LshIndex::new(params)?,
-            exact: FingerprintTable::default(),
-        })
-    }
-}
-
-impl NearDetector for MinHashDetector {
-    fn name(&self) -> String {
-        format!("MinHash LSH, J >= {}", self.hasher.params().threshold)
-    }
-
-    fn add_base(&mut self, id: u64, page: &PageText) {
-        self.exact.add(id, exact_fingerprint(&page.text));
-        if let Some(sig) = self.hasher.signature(&page.text) {
-            self.index.insert(id, &sig);
+impl IngestDetector {
+    /// Exact fingerprints only (`--replicas exact`).
+    pub fn exact() -> Self {
+        IngestDetector {
+            detector: ReplicaDetector::exact_only(),
+            hasher: None,
         }
     }
 
+    /// Exact fingerprints, then MinHash with `params` (`--replicas minhash`, the default).
+    pub fn minhash(params: MinHashParams) -> Result<Self> {
+        Ok(IngestDetector {
+            detector: ReplicaDetector::new(Detection::MinHash, params)?,
+            hasher: Some(MinHasher::new(params)?),
+        })
+    }
+
+    fn fingerprints(&self, page: &PageText) -> Fingerprints {
+        // The keyword fingerprint plays no part in these two modes.
+        Fingerprints::of(
+            &page.text,
+            &[],
+            KeywordParams::default(),
+            self.hasher.as_ref(),
+        )
+    }
+}
+
+impl NearDetector for IngestDetector {
+    fn name(&self) -> String {
+        match &self.hasher {
+            None => "exact MD5".to_string(),
+            Some(h) => format!("MinHash LSH, J >= {}", h.params().threshold),
+        }
+    }
+
+    fn add_base(&mut self, id: u64, page: &PageText) {
+        let fingerprints = self.fingerprints(page);
+        self.detector.remember(id, &fingerprints);
+    }
+
     fn find(&self, page: &PageText) -> Option<(u64, f32)> {
-        self.exact
-            .find(exact_fingerprint(&page.text))
-            .or_else(|| self.index.query(&self.hasher.signature(&page.text)?))
+        self.detector
+            .find(&self.fingerprints(page))
+            .map(|m| (m.of, m.similarity.unwrap_or(1.0)))
     }
 }
 
@@ -162,7 +165,7 @@ pub fn minhash_detectors(thresholds: &[f32]) -> impl Fn(View) -> Vec<Box<dyn Nea
                     threshold,
                     ..MinHashParams::default()
                 };
-                MinHashDetector::new(params)
+                IngestDetector::minhash(params)
                     .ok()
                     .map(|d| Box::new(d) as Box<dyn NearDetector>)
             })
@@ -547,7 +550,7 @@ fn grid_detectors() -> Vec<(KeywordParams, KeywordDetector)> {
 /// Runs every detector on one view, the detectors in parallel.
 fn evaluate_view(pages: &Pages, view: View, extra: DetectorFactory<'_>) -> ViewEval {
     let grid = grid_detectors();
-    let mut detectors: Vec<Box<dyn NearDetector>> = vec![Box::new(ExactDetector::default())];
+    let mut detectors: Vec<Box<dyn NearDetector>> = vec![Box::new(IngestDetector::exact())];
     let params: Vec<KeywordParams> = grid.iter().map(|(p, _)| *p).collect();
     detectors.extend(
         grid.into_iter()
@@ -779,7 +782,7 @@ mod tests {
     #[test]
     fn hits_misplaced_and_errors_are_counted() {
         let pages = make_pages();
-        let mut exact = ExactDetector::default();
+        let mut exact = IngestDetector::exact();
         let topic = score_detector(&mut exact, &pages, View::Topic);
         assert_eq!((topic.hits, topic.misplaced, topic.errors), (3, 0, 0));
         assert_eq!((topic.near, topic.non, topic.hit_rate), (3, 3, 100.0));
@@ -789,27 +792,27 @@ mod tests {
         let analyzer = Analyzer::new();
         let copy = same_host_copy(copied.base[0].as_ref().unwrap(), 0, &analyzer);
         copied.copies = vec![(0, copy.clone()), (1, copy)];
-        let mut minhash = MinHashDetector::new(MinHashParams::default()).unwrap();
+        let mut minhash = IngestDetector::minhash(MinHashParams::default()).unwrap();
         let s = score_detector(&mut minhash, &copied, View::Topic);
         assert_eq!((s.copy_hits, s.copies), (1, 2));
-        let mut exact = ExactDetector::default();
+        let mut exact = IngestDetector::exact();
         let raw = score_detector(&mut exact, &pages, View::Raw);
         assert_eq!((raw.hits, raw.misplaced, raw.errors), (0, 0, 0));
         // A non-replica holding a base page's own content is an error.
         let mut same = make_pages();
         same.non[1] = views(1, ARTICLES[0]);
-        let mut exact = ExactDetector::default();
+        let mut exact = IngestDetector::exact();
         let s = score_detector(&mut exact, &same, View::Topic);
         assert_eq!((s.errors, s.error_rate), (1, 100.0 / 3.0));
         // A near-replica matched to another base page is misplaced, not a hit.
         same.near[2] = views(0, ARTICLES[1]);
-        let mut exact = ExactDetector::default();
+        let mut exact = IngestDetector::exact();
         let s = score_detector(&mut exact, &same, View::Topic);
         assert_eq!((s.hits, s.misplaced), (2, 1));
         // Unreadable pages match nothing.
         same.near[0] = None;
         same.base[1] = None;
-        let mut exact = ExactDetector::default();
+        let mut exact = IngestDetector::exact();
         let s = score_detector(&mut exact, &same, View::Topic);
         assert_eq!((s.hits, s.misplaced, s.errors), (0, 0, 1));
     }

@@ -172,6 +172,25 @@ pub struct Fingerprints {
     pub minhash: Option<Signature>,
 }
 
+impl Fingerprints {
+    /// The fingerprints of a page as ingest takes them: MD5 of its `replica_text`, the keyword
+    /// fingerprint of its topic content's `term_counts`, and, when `minhash` is given, the
+    /// MinHash signature of its replica text. The replica benchmark fingerprints its pages
+    /// with the same function.
+    pub fn of(
+        replica_text: &str,
+        term_counts: &[(String, u32)],
+        keyword: KeywordParams,
+        minhash: Option<&MinHasher>,
+    ) -> Fingerprints {
+        Fingerprints {
+            exact: exact_fingerprint(replica_text),
+            keyword: keyword_fingerprint(term_counts, keyword),
+            minhash: minhash.and_then(|m| m.signature(replica_text)),
+        }
+    }
+}
+
 /// Which fingerprint matched.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -269,6 +288,16 @@ impl ReplicaDetector {
             keyword: HashMap::new(),
             lsh,
         })
+    }
+
+    /// An empty detector of exact copies only (`Detection::Exact`), which needs no parameters.
+    pub fn exact_only() -> Self {
+        ReplicaDetector {
+            detection: Detection::Exact,
+            exact: HashMap::new(),
+            keyword: HashMap::new(),
+            lsh: None,
+        }
     }
 
     /// The LSH index, in MinHash mode.

@@ -2,6 +2,7 @@
 //! WARC and the sample folders, replica removal, DocView records against the JSON schema, the
 //! three indexes, and an ingest killed with SIGKILL then resumed.
 
+use crate::common::{DOCVIEW, SAMPLES};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -13,8 +14,6 @@ use docview::pipeline::{
 };
 use docview::replica::{Detection, ReplicaKind};
 
-const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
-const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
 const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/schema/docview.schema.json");
 
 /// Sample page URLs (corpus-samples/pages.json).

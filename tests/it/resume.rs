@@ -2,6 +2,7 @@
 //! run; the output directory then holds its last commit and says so, and `--resume` finishes
 //! the run with exactly the records, replicas and index documents of a run never interrupted.
 
+use crate::common::{DOCVIEW, SAMPLES};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -10,9 +11,6 @@ use std::time::{Duration, Instant};
 use docview::index::index_stats;
 use docview::pipeline::spill::SPILL_FILE;
 use docview::pipeline::{RunState, STATE_FILE, Status};
-
-const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
-const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
 
 /// A JSONL collection big enough to take seconds: every sample page `copies` times under its
 /// own URL, each copy with a paragraph of its own (so most are kept, some are replicas).

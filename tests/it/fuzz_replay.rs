@@ -7,12 +7,11 @@
 //! cargo-fuzz runs these targets for as long as one likes (`fuzz/README.md`); this test runs a
 //! bounded number of inputs so that CI checks them on every change.
 
+use crate::common::ROOT;
 use std::path::{Path, PathBuf};
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// Mutants made of each seed.
 const MUTANTS_PER_SEED: usize = 48;

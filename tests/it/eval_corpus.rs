@@ -3,6 +3,7 @@
 //! wcxb-dev page (the loader, the page reading and the scorer agree). Skipped when the corpus is
 //! not there.
 
+use crate::common::CORPUS;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -11,8 +12,6 @@ use docview::eval::{LabelledPage, Prf, load_set, run_eval};
 use docview::input::read_page_bytes;
 use docview::{Error, Result};
 use rayon::prelude::*;
-
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
 
 fn corpus() -> Option<PathBuf> {
     let dir = PathBuf::from(CORPUS);

@@ -2,14 +2,13 @@
 //! of zh-news-dev (many GB2312) must decode cleanly, and no page of wcxb-dev or dragnet-dev may
 //! come out with more than 1% U+FFFD. Skipped when the corpus is not there.
 
+use crate::common::CORPUS;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use docview::input::{decode_html, looks_binary, read_page_bytes};
 use docview::text::is_cjk;
 use rayon::prelude::*;
-
-const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
 
 /// What decoding one page gave.
 struct PageStats {

@@ -1,14 +1,12 @@
 //! End-to-end tests of `docview compare` and `docview query --explain` on the bundled samples:
 //! the sample WARC ingested, then compared with the labelled set written for it.
 
+use crate::common::{DOCVIEW, SAMPLES};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use docview::compare::{CompareOptions, CompareReport, compare, write_report};
 use docview::pipeline::{IngestOptions, Silent, ingest};
-
-const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
-const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
 
 fn ingested(dir: &Path) -> PathBuf {
     let out = dir.join("ingest");

@@ -2,13 +2,13 @@
 //! (`corpus-samples/labelled`, 35 pages): the benchmark's layout, byte-identical rebuilds for a
 //! seed, other pairings for another seed, and the experiment's report in text and JSON.
 
+use crate::common::DOCVIEW;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
 const LABELLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples/labelled");
 
 fn run(args: &[&str]) -> Output {

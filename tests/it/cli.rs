@@ -1,14 +1,12 @@
 //! End-to-end tests of the `docview` binary on `corpus-samples/`: `extract` in its three formats,
 //! standard input, several pages, errors, `eval` on the labelled samples, and `--help`.
 
+use crate::common::{DOCVIEW, SAMPLES};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
-
-const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
-const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
 
 /// The hidden promo text on every Fieldnotes page, which must never reach the output.
 const HIDDEN_PROMO: &str = "best binoculars under 200 pounds";

@@ -1,0 +1,11 @@
+//! What the integration tests share: the paths of the binary and of the bundled and shared
+//! corpora.
+
+/// The `docview` binary built for the tests.
+pub const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
+/// The repository's root.
+pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+/// The bundled samples.
+pub const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
+/// The labelled real pages beside the repository (tests that read them skip when absent).
+pub const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");

@@ -1,0 +1,18 @@
+//! docview's integration tests, one binary: the command line, ingest and its resume, compare,
+//! the replica commands, robustness on hostile pages, the fuzz targets' replay, and the
+//! corpus-wide checks and quality gates (which skip with a message when `../shared/corpus` is
+//! absent). `cargo test --release`; one module: `cargo test --release --test it resume`.
+
+mod common;
+
+mod cli;
+mod compare;
+mod decode_corpus;
+mod eval_corpus;
+mod fuzz_replay;
+mod ingest;
+mod quality_gate;
+mod replica_gate;
+mod replicas;
+mod resume;
+mod robustness;
