@@ -57,17 +57,9 @@ pub enum Error {
         /// Why they could not be started.
         reason: String,
     },
-    /// A block model file cannot be read, is of another version, or cannot be trained.
-    #[error("block model {source_name}: {reason}")]
-    Model {
-        /// The model file, or `embedded` for the model inside the binary.
-        source_name: String,
-        /// What was wrong.
-        reason: String,
-    },
-    /// An unknown cleaner name was asked for.
-    #[error("unknown cleaner {0:?} (known: {1})")]
-    UnknownCleaner(String, String),
+    /// Choosing a cleaner or handling its block model failed.
+    #[error(transparent)]
+    Clean(#[from] docview_clean::Error),
     /// Creating, writing, reading or querying a Tantivy index failed.
     #[error("index {path}: {source}")]
     Index {

@@ -47,7 +47,9 @@
 //! # Ok::<(), docview::Error>(())
 //! ```
 
-pub mod clean;
+#![deny(missing_docs)]
+
+pub use docview_clean as clean;
 pub mod compare;
 pub mod error;
 pub mod eval;
@@ -55,13 +57,13 @@ pub mod extract;
 pub mod index;
 pub mod input;
 pub mod integrate;
-pub mod measure;
+pub use docview_measure as measure;
 pub mod output;
-pub mod page;
+pub use docview_page as page;
 pub mod pipeline;
 pub mod replica;
 pub mod stats;
-pub mod text;
+pub use docview_text as text;
 pub mod topic;
 
 pub use error::{Error, Result};

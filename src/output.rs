@@ -62,19 +62,7 @@ pub fn write_atomically(
     Ok(())
 }
 
-/// Appends `text` with `&`, `<`, `>` and `"` escaped: safe in HTML element content and in
-/// double-quoted attribute values.
-pub fn escape_html_into(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-}
+pub use docview_page::escape_html_into;
 
 #[cfg(test)]
 mod tests {

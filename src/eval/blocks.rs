@@ -428,7 +428,9 @@ pub fn train_model(pages: &[&PageBlocks], params: &TrainParams) -> Result<BlockM
         labels.len(),
         lexicon.len()
     );
-    BlockModel::from_stages(stage1, stage2, lexicon, params, trained_on)
+    Ok(BlockModel::from_stages(
+        stage1, stage2, lexicon, params, trained_on,
+    )?)
 }
 
 /// The fold of each site: sites sorted by page count (largest first, then by name), each put in

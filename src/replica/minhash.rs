@@ -2,7 +2,7 @@
 //! topic content, and an LSH index (banding) of the signatures of the pages kept so far.
 //!
 //! - **Shingles**: every run of `shingle` consecutive tokens (the tokens of
-//!   [`crate::text::tokens`], lowercased: `\w+` runs, each CJK ideograph one token). Each token
+//!   [`crate::text::tokens`](mod@crate::text::tokens), lowercased: `\w+` runs, each CJK ideograph one token). Each token
 //!   is hashed with `FxHasher` (deterministic, no random state), a shingle's token hashes are
 //!   combined and finalised with the MurmurHash3 64-bit mixer.
 //! - **Signature**: one-permutation hashing with optimal densification (Shrivastava 2017): the

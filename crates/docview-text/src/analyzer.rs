@@ -22,13 +22,13 @@ use super::sentence::{is_dotted_abbreviation, split_sentences};
 use super::stopwords::{AggressiveStopWords, StopWords, stopwords};
 
 /// Longest term kept, in characters: longer "words" are URLs, hashes or base64, not features.
-pub(crate) const MAX_TERM_CHARS: usize = 64;
+pub const MAX_TERM_CHARS: usize = 64;
 
 /// jieba's HMM guesses words missing from the dictionary. Off: on costs about a third more
 /// time, its guesses are as often wrong ("上北" "京去" for 上北京去) as right (names), and
 /// dictionary words are the same on every page, which is what feature vectors compared across
 /// pages need; an unknown word still yields its characters.
-pub(crate) const JIEBA_HMM: bool = false;
+pub const JIEBA_HMM: bool = false;
 
 /// French and Italian elided articles and prepositions (`l'homme` → `homme`).
 const ELISIONS: &[&str] = &[
@@ -391,13 +391,13 @@ fn for_each_word<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
 }
 
 /// The process-wide jieba segmenter, its dictionary loaded on first use.
-pub(crate) fn jieba() -> &'static Jieba {
+pub fn jieba() -> &'static Jieba {
     static JIEBA: OnceLock<Jieba> = OnceLock::new();
     JIEBA.get_or_init(Jieba::new)
 }
 
 /// The Snowball stemmer of `lang`, if it has one.
-pub(crate) fn stemmer(lang: Language) -> Option<&'static Stemmer> {
+pub fn stemmer(lang: Language) -> Option<&'static Stemmer> {
     static STEMMERS: OnceLock<Vec<Option<Stemmer>>> = OnceLock::new();
     let stemmers = STEMMERS.get_or_init(|| {
         Language::ALL
@@ -451,7 +451,7 @@ fn is_all_hiragana(word: &str) -> bool {
 
 /// `word` lowercased, with `’` as `'`, full-width ASCII folded to ASCII and the periods of a
 /// dotted abbreviation dropped (`U.S.A` → `usa`); borrowed when it is already so.
-pub(crate) fn normalize<'a>(word: &'a str, buf: &'a mut String) -> &'a str {
+pub fn normalize<'a>(word: &'a str, buf: &'a mut String) -> &'a str {
     let dotted = word.contains('.') && is_dotted_abbreviation(word);
     let clean = !dotted
         && if word.is_ascii() {

@@ -179,7 +179,7 @@ fn is_abbreviation(word: &str, next: Option<char>) -> bool {
 }
 
 /// True for letters in groups of one or two joined by periods: "e.g", "U.S", "Ph.D".
-pub(crate) fn is_dotted_abbreviation(word: &str) -> bool {
+pub fn is_dotted_abbreviation(word: &str) -> bool {
     word.split('.').all(|part| {
         let mut n = 0;
         part.chars().all(|c| {

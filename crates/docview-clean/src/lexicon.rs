@@ -181,9 +181,9 @@ impl Lexicon {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clean::Framework;
-    use crate::clean::features::block_features;
-    use crate::page::{Item, build};
+    use crate::Framework;
+    use crate::features::block_features;
+    use docview_page::{Item, build};
 
     #[test]
     fn lexicon_names_end_every_row() {

@@ -6,7 +6,7 @@ use scraper::{Html, Node as DomNode};
 use super::hint::{Hint, hint_of};
 use super::nesting::{MAX_PARSE_DEPTH, cap_nesting};
 use super::{Counts, Item, Link, MAX_DEPTH, Node, NodeId, PageType, Style, TagTree};
-use crate::text::count_tokens;
+use docview_text::count_tokens;
 
 /// How an element takes part in the tag tree.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -22,8 +22,8 @@ use std::hash::Hasher;
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
 use super::framework::Analysis;
-use crate::page::{Hint, Item, NodeId, PageType, TagTree};
-use crate::text::tokens::for_each_token_span;
+use docview_page::{Hint, Item, NodeId, PageType, TagTree};
+use docview_text::tokens::for_each_token_span;
 
 /// Names of the features, in row order. A model file lists the names it was trained on, so a
 /// model of other features is refused instead of misread.
@@ -338,7 +338,7 @@ pub fn block_features(tree: &TagTree, analysis: &Analysis) -> BlockFeatures {
                         st.weighty += 1;
                     }
                     let first = tok.chars().next().unwrap_or(' ');
-                    if crate::text::tokens::is_cjk(first) {
+                    if docview_text::tokens::is_cjk(first) {
                         st.cjk += 1;
                     }
                     st.token_chars += tok.chars().count() as u32;
@@ -728,8 +728,8 @@ pub fn context_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clean::Framework;
-    use crate::page::build;
+    use crate::Framework;
+    use docview_page::build;
 
     fn feature(f: &BlockFeatures, row: usize, name: &str) -> f32 {
         let col = FEATURE_NAMES

@@ -1,12 +1,14 @@
 //! Quantitative measure (004 §3.2): block weight by Algorithm 1, feature vectors by Formula 2 and
 //! the cosine of Formula 3.
 
+#![deny(missing_docs)]
+
 use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::page::{Item, NodeId, TagTree};
-use crate::text::{Analyzer, Language};
+use docview_page::{Item, NodeId, TagTree};
+use docview_text::{Analyzer, Language};
 
 /// The force a leaf block passes to its parent and to each sibling ("pforce" of Algorithm 1).
 ///
@@ -186,7 +188,7 @@ pub fn text_feature_vector<S: AsRef<str>>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::build;
+    use docview_page::build;
 
     /// A worked example of Algorithm 1: a body holding a div with three leaf paragraphs, the
     /// second of which is an `<h2>`-led block (force 3) and the third bold (force 1.5).

@@ -19,7 +19,7 @@ use super::features::{BlockFeatures, FEATURE_NAMES, block_features};
 use super::framework::Analysis;
 use super::model::BlockModel;
 use super::{BlockEvidence, Cleaned, Cleaner, Decision, Framework};
-use crate::page::{NodeId, TagTree};
+use docview_page::{NodeId, TagTree};
 
 /// A block between two kept blocks is kept with them when its score reaches this share of the
 /// threshold.
@@ -197,11 +197,11 @@ fn lowest_common_ancestor(tree: &TagTree, marked: &[bool]) -> NodeId {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::page::{PageType, build};
+    use docview_page::{PageType, build};
 
     fn sample(name: &str) -> String {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("corpus-samples/sites/fieldnotes")
+            .join("../../corpus-samples/sites/fieldnotes")
             .join(name);
         std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
     }
@@ -209,7 +209,7 @@ mod tests {
     #[test]
     fn the_embedded_model_loads_and_cleans_a_sample_page() {
         let cleaner = Learned::embedded().expect("the shipped model loads");
-        assert_eq!(cleaner.model().version, crate::clean::MODEL_VERSION);
+        assert_eq!(cleaner.model().version, crate::MODEL_VERSION);
         let tree = build(&sample("tide-pools.html"));
         let explained = cleaner.explain(&tree);
         let c = &explained.cleaned;
@@ -225,10 +225,7 @@ mod tests {
                     node.label,
                     explained.scores[k]
                 );
-                assert_ne!(
-                    c.decisions[id as usize].verdict,
-                    crate::clean::Verdict::Kept
-                );
+                assert_ne!(c.decisions[id as usize].verdict, crate::Verdict::Kept);
             }
         }
         // One score per text block, each a probability.

@@ -10,6 +10,8 @@
 //! container depth is capped at [`MAX_DEPTH`], so a page of 100,000 nested elements costs neither
 //! seconds nor the stack.
 
+#![deny(missing_docs)]
+
 mod build;
 mod hint;
 mod nesting;
@@ -20,7 +22,7 @@ use serde::{Deserialize, Serialize};
 pub use build::build;
 pub use hint::Hint;
 pub use nesting::{MAX_PARSE_DEPTH, cap_nesting, tag_limit_offset};
-pub use render::{Rendered, Show, render};
+pub use render::{Rendered, Show, escape_html_into, render};
 
 /// Index of a node in [`TagTree::nodes`]; the root (the `<body>`, or the document) is 0.
 pub type NodeId = u32;

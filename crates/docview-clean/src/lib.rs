@@ -2,6 +2,9 @@
 //! (`--cleaner NAME`). The default, `learned`, decides each block with a model trained on
 //! labelled pages from the framework's measures; `framework` is the paper's cleaner alone.
 
+#![deny(missing_docs)]
+
+mod error;
 pub mod features;
 mod framework;
 mod learned;
@@ -11,8 +14,10 @@ mod purified;
 
 use serde::Serialize;
 
-pub use crate::page::PageType;
-use crate::page::{NodeId, Show, TagTree};
+pub use error::{Error, Result};
+
+pub use docview_page::PageType;
+use docview_page::{NodeId, Show, TagTree};
 pub use framework::{Analysis, Framework, FrameworkParams};
 pub use learned::{Explained, Learned, decide};
 pub use model::{
@@ -116,9 +121,10 @@ impl Cleaned {
         decisions: Vec<Decision>,
         weights: Vec<f32>,
     ) -> Self {
-        let rendered = crate::page::render(tree, topic_root, page_type == PageType::Image, &|id| {
-            decisions[id as usize].show()
-        });
+        let rendered =
+            docview_page::render(tree, topic_root, page_type == PageType::Image, &|id| {
+                decisions[id as usize].show()
+            });
         Cleaned {
             page_type,
             title: tree.title.clone(),

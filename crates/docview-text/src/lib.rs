@@ -3,6 +3,8 @@
 //! stop-word list per language, a place for the collection-wide aggressive stop-word list, and
 //! the date and duration words that are never keywords.
 
+#![deny(missing_docs)]
+
 pub mod analyzer;
 pub mod dates;
 pub mod language;

@@ -21,8 +21,8 @@ use super::features::{
     BlockFeatures, CONTEXT_NAMES, FEATURE_NAMES, N_CONTEXT, N_FEATURES, context_rows, parents,
 };
 use super::lexicon::Lexicon;
-use crate::page::TagTree;
 use crate::{Error, Result};
+use docview_page::TagTree;
 
 /// The format name written in every model file.
 pub const MODEL_FORMAT: &str = "docview-block-model";
@@ -31,7 +31,7 @@ pub const MODEL_VERSION: u32 = 2;
 
 /// The model shipped inside the binary, gzip-compressed (built by `docview train-cleaner`, see
 /// the README).
-static EMBEDDED: &[u8] = include_bytes!("../../models/block-model.json.gz");
+static EMBEDDED: &[u8] = include_bytes!("../../../models/block-model.json.gz");
 
 /// The MD5 (hex) of a model file's bytes, or of the model inside the binary (`None`): what
 /// names the model a run used, so that a resumed ingest is refused under another model.

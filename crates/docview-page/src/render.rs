@@ -116,3 +116,16 @@ pub fn render(
     w.end_paragraph();
     w.out
 }
+/// Appends `text` with `&`, `<`, `>` and `"` escaped: safe in HTML element content and in
+/// double-quoted attribute values.
+pub fn escape_html_into(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+}

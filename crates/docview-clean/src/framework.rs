@@ -12,8 +12,8 @@
 //! noise; link density is judged on whole subtrees, not only on leaf blocks.
 
 use super::{Cleaned, Cleaner, Decision};
-use crate::measure::block_weights;
-use crate::page::{NodeId, PageType, TagTree};
+use docview_measure::block_weights;
+use docview_page::{NodeId, PageType, TagTree};
 
 /// Tunable parameters of the framework cleaner.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -281,7 +281,7 @@ impl Framework {
             PageType::Topic => {
                 if self.params.drop_hub_blocks
                     && sub.terms > 0
-                    && sub.anchor_ratio() > crate::page::HUB_ANCHOR_RATIO
+                    && sub.anchor_ratio() > docview_page::HUB_ANCHOR_RATIO
                 {
                     Decision::dropped("hub block in a topic page")
                 } else if sub.terms == 0 && sub.images > 0 {
@@ -312,8 +312,8 @@ fn in_article(tree: &TagTree, id: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clean::Verdict;
-    use crate::page::build;
+    use crate::Verdict;
+    use docview_page::build;
 
     const ARTICLE: &str = "<html><head><title>Tide pools</title></head><body>\
         <header><a href=/>Home</a> <a href=/news>News</a> <a href=/about>About us</a></header>\

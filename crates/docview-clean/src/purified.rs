@@ -4,8 +4,8 @@
 //! one template.
 
 use super::Cleaned;
-use crate::output::escape_html_into;
-use crate::page::{Item, NodeId, Show, TagTree};
+use docview_page::escape_html_into;
+use docview_page::{Item, NodeId, Show, TagTree};
 
 /// The topic content page of a cleaned page, as a standalone UTF-8 HTML document.
 pub fn topic_content_page(tree: &TagTree, cleaned: &Cleaned) -> String {
@@ -95,8 +95,8 @@ fn html_tag(tag: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clean::{Cleaner, Framework};
-    use crate::page::build;
+    use crate::{Cleaner, Framework};
+    use docview_page::build;
 
     #[test]
     fn keeps_layout_and_escapes() {

@@ -170,7 +170,7 @@ impl Language {
     }
 
     /// Position in [`Language::ALL`], for per-language tables.
-    pub(crate) const fn index(self) -> usize {
+    pub const fn index(self) -> usize {
         self as usize
     }
 
@@ -183,7 +183,7 @@ impl Language {
 
     /// The Snowball stemmer of the language, if it has one (Greek's is left out: the
     /// rust-stemmers 1.2 Greek stemmer panics on some words).
-    pub(crate) const fn stemmer_algorithm(self) -> Option<rust_stemmers::Algorithm> {
+    pub const fn stemmer_algorithm(self) -> Option<rust_stemmers::Algorithm> {
         use rust_stemmers::Algorithm as A;
         Some(match self {
             Language::English => A::English,
@@ -446,19 +446,19 @@ pub fn is_han(c: char) -> bool {
 
 /// True for hiragana or katakana (the prolonged sound mark included).
 #[inline]
-pub(crate) fn is_kana(c: char) -> bool {
+pub fn is_kana(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F)
 }
 
 /// True for hiragana only.
 #[inline]
-pub(crate) fn is_hiragana(c: char) -> bool {
+pub fn is_hiragana(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x309F)
 }
 
 /// True for Hangul syllables and jamo.
 #[inline]
-pub(crate) fn is_hangul(c: char) -> bool {
+pub fn is_hangul(c: char) -> bool {
     matches!(c as u32, 0xAC00..=0xD7AF | 0x1100..=0x11FF | 0x3130..=0x318F)
 }
 
