@@ -24,15 +24,12 @@ pub enum Error {
         /// What was wrong with it.
         reason: String,
     },
-    /// The bytes are no HTML page (empty, binary data): ingest skips such a page and counts it
-    /// under [`NotAPage::label`].
-    #[error("{input}: {why}")]
-    NotAPage {
-        /// Which input (a path, a URL, a record offset).
-        input: String,
-        /// What it is instead.
-        why: NotAPage,
-    },
+    /// Reading an input failed.
+    #[error(transparent)]
+    Input(#[from] docview_input::Error),
+    /// A page could not be cleaned (no HTML page) or its limits are out of range.
+    #[error(transparent)]
+    Page(#[from] docview_extract::Error),
     /// A setting out of its range.
     #[error("setting {name}: {reason}")]
     Setting {
@@ -88,34 +85,6 @@ pub enum Error {
     /// An unknown index name was asked for.
     #[error("unknown index {0:?} (known: fulltext, topic, abstract)")]
     UnknownIndex(String),
-}
-
-/// Why bytes are no HTML page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NotAPage {
-    /// Nothing but whitespace.
-    Empty,
-    /// NUL or control bytes at the start: an image, an archive.
-    Binary,
-}
-
-impl NotAPage {
-    /// The reason a skipped page is counted under (summaries, `skipped.jsonl`).
-    pub fn label(self) -> &'static str {
-        match self {
-            NotAPage::Empty => "empty page",
-            NotAPage::Binary => "binary data, not an HTML page (NUL or control bytes at the start)",
-        }
-    }
-}
-
-impl std::fmt::Display for NotAPage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NotAPage::Empty => write!(f, "{}: no bytes to parse", self.label()),
-            NotAPage::Binary => f.write_str(self.label()),
-        }
-    }
 }
 
 /// A pool of `threads` worker threads (0: one per core) for a parallel command.

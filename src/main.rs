@@ -562,10 +562,18 @@ fn extract(args: ExtractArgs) -> Result<()> {
     let mut failed = 0usize;
     for (i, path) in args.pages.iter().enumerate() {
         let name = path.display().to_string();
-        let page = read_page_bytes(path).and_then(|bytes| {
-            let charset = args.charset.as_deref();
-            extract_page_within(&bytes, charset, &name, cleaner.as_ref(), &limits)
-        });
+        let page = read_page_bytes(path)
+            .map_err(docview::Error::from)
+            .and_then(|bytes| {
+                let charset = args.charset.as_deref();
+                Ok(extract_page_within(
+                    &bytes,
+                    charset,
+                    &name,
+                    cleaner.as_ref(),
+                    &limits,
+                )?)
+            });
         let page = match page {
             Ok(page) => page,
             Err(e) => {
@@ -640,7 +648,9 @@ fn eval(args: EvalArgs) -> Result<()> {
         let report = run_eval(
             &pages,
             |bytes| {
-                extract_page(bytes, None, "page", cleaner.as_ref()).map(|p| p.cleaned.topic_text)
+                Ok(extract_page(bytes, None, "page", cleaner.as_ref())?
+                    .cleaned
+                    .topic_text)
             },
             args.threads,
             args.out.is_some(),

@@ -235,7 +235,10 @@ pub fn all_blocks(sets: &[LabelledSet], threads: usize) -> Result<Vec<PageBlocks
     pool.install(|| {
         jobs.par_iter()
             .map(|(set, page)| match page_blocks(page, &set.name) {
-                Err(Error::BadInput { .. } | Error::NotAPage { .. }) => Ok(PageBlocks {
+                Err(
+                    Error::Input(crate::input::Error::BadInput { .. })
+                    | Error::Page(crate::extract::Error::NotAPage { .. }),
+                ) => Ok(PageBlocks {
                     set: set.name.clone(),
                     file_id: page.file_id.clone(),
                     site: format!("{}/{}", set.name, page.file_id),
@@ -514,7 +517,11 @@ pub fn cross_validate(
             }
             let report = run_eval(
                 &pages,
-                |bytes| extract_page(bytes, None, "page", &cleaner).map(|p| p.cleaned.topic_text),
+                |bytes| {
+                    Ok(extract_page(bytes, None, "page", &cleaner)?
+                        .cleaned
+                        .topic_text)
+                },
                 threads,
                 false,
             )?;

@@ -104,7 +104,7 @@ pub fn clean_page(
     .map_err(|e| Unreadable {
         origin: raw.origin.clone(),
         reason: match &e {
-            crate::Error::NotAPage { why, .. } => why.label().to_string(),
+            crate::extract::Error::NotAPage { why, .. } => why.label().to_string(),
             _ => "unreadable page".to_string(),
         },
     })

@@ -55,7 +55,11 @@ fn evaluate(cleaner: &str, dir: &Path) -> EvalReport {
     let pages = load_set(dir).unwrap_or_else(|e| panic!("{e}"));
     run_eval(
         &pages,
-        |bytes| extract_page(bytes, None, "page", cleaner.as_ref()).map(|p| p.cleaned.topic_text),
+        |bytes| {
+            Ok(extract_page(bytes, None, "page", cleaner.as_ref())?
+                .cleaned
+                .topic_text)
+        },
         0,
         false,
     )

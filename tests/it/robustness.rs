@@ -29,7 +29,7 @@ impl XorShift {
 }
 
 fn extract(bytes: &[u8], input: &str) -> docview::Result<Extraction> {
-    extract_page(bytes, None, input, &Framework::default())
+    Ok(extract_page(bytes, None, input, &Framework::default())?)
 }
 
 /// Extraction that must fail: the error message names the input.

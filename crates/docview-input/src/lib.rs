@@ -10,7 +10,10 @@
 //! (plain or gzip), JSON Lines files or standard input, yielding one [`InputEvent`] at a time
 //! (a [`RawPage`], or a record skipped or malformed) without holding the collection in memory.
 
+#![deny(missing_docs)]
+
 mod decode;
+mod error;
 mod http;
 mod jsonl;
 mod prescan;
@@ -25,9 +28,8 @@ use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
 
-use crate::{Error, Result};
-
 pub use decode::{CharsetSource, DETECT_BYTES, Decoded, SNIFF_BYTES, decode_html, looks_binary};
+pub use error::{Error, Result};
 pub use prescan::{PRESCAN_BYTES, prescan_meta_charset};
 pub use progress::Progress;
 pub use raw::{InputEvent, RawPage, SkipReason, file_url};

@@ -1,17 +1,21 @@
 //! One crawled page through the whole cleaning stage: bytes to text in the page's charset, the
 //! markup tag tree, a cleaner. What `docview extract` and `docview eval` run for each page.
 
+#![deny(missing_docs)]
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::clean::{Cleaned, Cleaner, Verdict};
-use crate::error::NotAPage;
-use crate::input::{CharsetSource, decode_html, looks_binary};
-use crate::measure::{FeatureVector, feature_vector};
-use crate::page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
-use crate::text::{Analyzer, Language, detect_language, language_from_tag};
-use crate::{Error, Result};
+use docview_clean::{Cleaned, Cleaner, Verdict};
+use docview_input::{CharsetSource, decode_html, looks_binary};
+use docview_measure::{FeatureVector, feature_vector};
+use docview_page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
+use docview_text::{Analyzer, Language, detect_language, language_from_tag};
+mod error;
+pub mod topic;
+
+pub use error::{Error, NotAPage, Result};
 
 /// Limits that bound what one page costs: html5ever's DOM of a page takes about 30 times its
 /// size, and a page of tiny elements more, so a 50 MB page would take over 1.5 GB. A page past
@@ -345,7 +349,7 @@ impl Extraction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clean::Framework;
+    use docview_clean::Framework;
 
     #[test]
     fn bytes_that_are_no_page_are_typed_errors() {

@@ -12,11 +12,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::clean::Verdict;
-use crate::extract::Extraction;
-use crate::measure::{FeatureVector, block_text, text_feature_vector};
-use crate::page::{NodeId, PageType};
-use crate::text::{Analyzer, Language};
+use crate::Extraction;
+use docview_clean::Verdict;
+use docview_measure::{FeatureVector, block_text, text_feature_vector};
+use docview_page::{NodeId, PageType};
+use docview_text::{Analyzer, Language};
 
 /// A block's own text and its block weight (Algorithm 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -186,9 +186,9 @@ impl TopicPage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::clean::Framework;
-    use crate::extract::extract_page;
-    use crate::measure::feature_vector;
+    use crate::extract_page;
+    use docview_clean::Framework;
+    use docview_measure::feature_vector;
 
     const PAGE: &str = "<html><head><title>Tide pools</title></head><body>\
         <nav><a href=/>Home</a> <a href=/about>About</a></nav>\

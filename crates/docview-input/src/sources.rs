@@ -326,8 +326,6 @@ fn reason(e: &Error) -> String {
     match e {
         Error::Io { source, .. } => source.to_string(),
         Error::BadInput { reason, .. } => reason.clone(),
-        Error::NotAPage { why, .. } => why.to_string(),
-        other => other.to_string(),
     }
 }
 
@@ -454,7 +452,7 @@ mod tests {
 
     /// `../shared/warc` next to the crate, when it is there.
     fn shared_warc() -> Option<PathBuf> {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/warc");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/warc");
         if dir.is_dir() {
             Some(dir)
         } else {
@@ -562,14 +560,14 @@ mod tests {
         );
         assert!(matches!(
             &events[1],
-            InputEvent::Skipped { reason: crate::input::SkipReason::NotResponse { warc_type }, .. }
+            InputEvent::Skipped { reason: crate::SkipReason::NotResponse { warc_type }, .. }
                 if warc_type == "revisit"
         ));
     }
 
     #[test]
     fn corpus_samples_warc() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus-samples");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus-samples");
         let warc = root.join("warc/corpus-samples.warc.gz");
         let events = read(std::slice::from_ref(&warc));
         let found = pages(&events);
@@ -628,7 +626,7 @@ mod tests {
         fs::write(root.join("1.html"), "<p>one</p>").unwrap();
         // Crawl files inside the folder are read after its pages, in walk order.
         let samples = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("corpus-samples/warc/corpus-samples.warc.gz");
+            .join("../../corpus-samples/warc/corpus-samples.warc.gz");
         fs::copy(&samples, root.join("crawl/samples.warc.gz")).unwrap();
         fs::write(
             root.join("crawl/more.jsonl"),

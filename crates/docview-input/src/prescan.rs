@@ -368,7 +368,7 @@ mod tests {
             }
             let _ = prescan_meta_charset(&page);
             let _ = charset_in_content(&page.to_ascii_lowercase());
-            let _ = crate::input::decode_html(&page, None);
+            let _ = crate::decode_html(&page, None);
         }
     }
 
