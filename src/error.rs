@@ -8,36 +8,14 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// What can go wrong while reading, decoding, cleaning or scoring pages.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file, or `-` for standard input.
-        path: PathBuf,
-        /// The underlying I/O error.
-        source: std::io::Error,
-    },
-    /// The input could not be turned into a page.
-    #[error("{input}: {reason}")]
-    BadInput {
-        /// Which input (a path, a URL, a record offset).
-        input: String,
-        /// What was wrong with it.
-        reason: String,
-    },
-    /// Reading an input failed.
+    /// Reading or writing a file failed, or an input could not be turned into pages (the
+    /// input layer's error, which the rest of docview reuses for its own files).
     #[error(transparent)]
     Input(#[from] docview_input::Error),
-    /// A page could not be cleaned (no HTML page) or its limits are out of range.
+    /// A page could not be cleaned (no HTML page), or a setting is out of its range (the
+    /// one-page path's error, which the rest of docview reuses for its own settings).
     #[error(transparent)]
     Page(#[from] docview_extract::Error),
-    /// A setting out of its range.
-    #[error("setting {name}: {reason}")]
-    Setting {
-        /// The setting (as the command line names it, without the dashes).
-        name: &'static str,
-        /// What is wrong with its value.
-        reason: String,
-    },
     /// A labelled corpus is missing files or holds malformed ground truth.
     #[error("corpus {path}: {reason}")]
     Corpus {
@@ -101,25 +79,16 @@ pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
 impl Error {
     /// A setting out of its range.
     pub fn setting(name: &'static str, reason: impl Into<String>) -> Self {
-        Error::Setting {
-            name,
-            reason: reason.into(),
-        }
+        Error::Page(docview_extract::Error::setting(name, reason))
     }
 
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io {
-            path: path.into(),
-            source,
-        }
+        Error::Input(docview_input::Error::io(path, source))
     }
 
     /// A bad input, named by `input`.
     pub fn bad_input(input: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::BadInput {
-            input: input.into(),
-            reason: reason.into(),
-        }
+        Error::Input(docview_input::Error::bad_input(input, reason))
     }
 }

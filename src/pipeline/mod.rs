@@ -816,10 +816,7 @@ mod tests {
             let mut o = ok.clone();
             change(&mut o);
             match o.validate() {
-                Err(
-                    Error::Setting { name, .. }
-                    | Error::Page(crate::extract::Error::Setting { name, .. }),
-                ) => name.to_string(),
+                Err(Error::Page(crate::extract::Error::Setting { name, .. })) => name.to_string(),
                 Err(other) => other.to_string(),
                 Ok(()) => "accepted".to_string(),
             }
