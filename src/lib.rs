@@ -5,7 +5,8 @@
 //! 2004, "A preprocessing framework and approach for web applications", §3-§4). Later stages remove
 //! replicas, integrate each page into a DocView record and index it.
 //!
-//! The library is organised one module per stage, named with the paper's words:
+//! The library gathers docview's crates under one set of paths, one module per stage, named
+//! with the paper's words (`ARCHITECTURE.md` maps each to its crate):
 //!
 //! - [`input`]: bytes of a crawled page to text in its real charset.
 //! - [`page`]: the markup tag tree (container tags as nodes, weighty tags, text, links and images
@@ -17,15 +18,20 @@
 //! - [`extract`]: one page through decoding, the tag tree and a cleaner.
 //! - [`stats`]: collection statistics (document frequencies, aggressive stop words, shared
 //!   titles).
-//! - [`replica`]: exact and keyword fingerprints and MinHash signatures (LSH index) of topic
-//!   content, and the replica detector.
+//! - [`minhash`]: MinHash signatures and their LSH index.
+//! - [`replica`]: exact and keyword fingerprints and MinHash signatures of the replica text, and
+//!   the replica detector.
 //! - [`integrate`]: DocView records (identifier, type, classification code, title, keywords,
 //!   abstract, topic content, relevant links).
 //! - [`index`]: the three Tantivy indexes (full text, topic, abstract) and querying them.
 //! - [`pipeline`]: `docview ingest`: inputs through all stages, in parallel, resumable.
 //! - [`eval`]: scoring a cleaner against a labelled corpus; block labels, training and
 //!   site-grouped cross-validation of the learned cleaner.
+//! - [`replica_benchmark`]: the paper's replica benchmark and the detectors run over it.
+//! - [`compare`]: the three indexes side by side: size, query cost, retrieval.
 //! - [`output`]: writing output files atomically.
+//! - [`Error`]: the collection layer's error, which wraps the page layer's; the lab's
+//!   [`LabError`] wraps it in turn.
 //!
 //! Cleaning one page:
 //!
@@ -49,21 +55,21 @@
 
 #![deny(missing_docs)]
 
+// The page layer.
 pub use docview_clean as clean;
-pub mod compare;
-pub mod error;
-pub mod eval;
 pub use docview_extract as extract;
-pub mod index;
-pub use docview_input as input;
-pub mod integrate;
-pub use docview_measure as measure;
-pub mod output;
-pub use docview_page as page;
-pub mod pipeline;
-pub mod replica;
-pub mod stats;
 pub use docview_extract::topic;
+pub use docview_input as input;
+pub use docview_measure as measure;
+pub use docview_page as page;
 pub use docview_text as text;
 
-pub use error::{Error, Result};
+// The collection layer.
+pub use docview_collection::{
+    Error, Result, index, integrate, minhash, output, pipeline, replica, stats,
+};
+
+// The lab.
+pub use docview_lab::Error as LabError;
+pub use docview_lab::replica as replica_benchmark;
+pub use docview_lab::{compare, eval};

@@ -11,7 +11,7 @@ use docview::clean::{
 };
 use docview::compare::{CompareOptions, compare, write_report};
 use docview::eval::blocks::{
-    all_blocks, cross_validate, load_sets, site_folds, train_model, write_blocks_csv,
+    all_blocks, cross_validate, load_sets, site_folds, train_model, write_blocks_csv, write_model,
 };
 use docview::eval::{load_set, run_eval};
 use docview::extract::{PageLimits, extract_page, extract_page_within};
@@ -20,9 +20,9 @@ use docview::input::read_page_bytes;
 use docview::integrate::IntegrateParams;
 use docview::output::write_atomically;
 use docview::pipeline::{Counters, IngestOptions, Phase, Progress, ingest};
-use docview::replica::benchmark::{BuildOptions, build_benchmark};
-use docview::replica::evaluate::{evaluate_benchmark, minhash_detectors};
 use docview::replica::{Detection, KeywordParams, MinHashParams};
+use docview::replica_benchmark::benchmark::{BuildOptions, build_benchmark};
+use docview::replica_benchmark::evaluate::{evaluate_benchmark, minhash_detectors};
 use docview::stats::StopwordParams;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -762,18 +762,7 @@ fn train_cleaner(args: TrainCleanerArgs) -> Result<()> {
         model.trained_on,
         start.elapsed().as_secs_f64()
     );
-    let json = model.to_json()?;
-    let gz = args.out.extension().is_some_and(|e| e == "gz");
-    write_atomically(&args.out, |out| {
-        if gz {
-            let mut enc = flate2::write::GzEncoder::new(out, flate2::Compression::best());
-            enc.write_all(&json)?;
-            enc.finish()?;
-            Ok(())
-        } else {
-            out.write_all(&json)
-        }
-    })?;
+    write_model(&model, &args.out)?;
     outln!("model written to {}", args.out.display());
     for (stage, what) in [
         (1, "block features"),

@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
+use docview::LabError as Error;
 use docview::eval::{LabelledPage, Prf, load_set, run_eval};
 use docview::input::read_page_bytes;
-use docview::{Error, Result};
 use rayon::prelude::*;
 
 fn corpus() -> Option<PathBuf> {
@@ -62,7 +62,7 @@ fn ground_truth_scores_one_on_wcxb() {
     };
     let pages = load_set(&corpus.join("wcxb-dev")).expect("load wcxb-dev");
     let truth = truth_by_html_hash(&pages);
-    let extract = |html: &[u8]| -> Result<String> {
+    let extract = |html: &[u8]| -> Result<String, Error> {
         match truth.get(&hash_bytes(html)) {
             Some(Some(main)) => Ok(main.clone()),
             Some(None) => Err(Error::bad_input(

@@ -10,8 +10,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use docview::clean::cleaner_by_name;
-use docview::replica::benchmark::{BuildOptions, build_benchmark};
-use docview::replica::evaluate::{BenchmarkEval, ViewEval, evaluate_benchmark, minhash_detectors};
+use docview::replica_benchmark::benchmark::{BuildOptions, build_benchmark};
+use docview::replica_benchmark::evaluate::{
+    BenchmarkEval, ViewEval, evaluate_benchmark, minhash_detectors,
+};
 
 #[derive(serde::Deserialize)]
 struct Row {

@@ -14,9 +14,9 @@ use crate::clean::Cleaner;
 use crate::extract::{PageLimits, extract_page_within};
 use crate::input::RawPage;
 use crate::integrate::{Context, DocView, IntegrateParams, integrate};
-use crate::replica::template::CopyKey;
 use crate::replica::{Fingerprints, KeywordParams, MinHasher};
 use crate::stats::CollectionStats;
+use crate::stats::template::CopyKey;
 use crate::text::Analyzer;
 use crate::topic::TopicPage;
 

@@ -202,7 +202,7 @@ pub fn retrieval(
             ),
         });
     }
-    let pool = crate::error::thread_pool(threads)?;
+    let pool = docview_collection::thread_pool(threads)?;
     let mut per_index = Vec::with_capacity(indexes.len());
     let mut all_outcomes: Vec<Vec<PageOutcome>> = Vec::with_capacity(indexes.len());
     for index in indexes {

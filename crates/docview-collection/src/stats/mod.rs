@@ -20,8 +20,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::output::{read_json, write_json_atomically};
-use crate::replica::template::{CopyKey, SiteTemplates, TemplateBuilder};
+pub mod template;
+
 use crate::{Error, Result};
+use template::{CopyKey, SiteTemplates, TemplateBuilder};
 
 /// Version of the `stats.json` layout.
 pub const STATS_VERSION: u32 = 3;
@@ -131,7 +133,7 @@ pub struct StatsBuilder {
 impl StatsBuilder {
     /// An empty builder (site templates learnt with the default [`TemplateParams`]).
     ///
-    /// [`TemplateParams`]: crate::replica::template::TemplateParams
+    /// [`TemplateParams`]: crate::stats::template::TemplateParams
     pub fn new() -> Self {
         StatsBuilder::default()
     }

@@ -32,10 +32,10 @@ use scraper::Html;
 use serde::{Deserialize, Serialize};
 
 use super::locate::{Coverage, MIN_COVERAGE, declare_utf8, locate_main_content, transplant};
-use super::{Fingerprint, exact_fingerprint};
 use crate::eval::{LabelledPage, load_set};
 use crate::input::{decode_html, looks_binary, read_page_bytes};
 use crate::{Error, Result};
+use docview_collection::replica::{Fingerprint, exact_fingerprint};
 
 /// The benchmark's page sets, by folder name.
 pub const SETS: [&str; 3] = ["base", "near", "non"];
@@ -155,7 +155,7 @@ struct Usable {
 pub fn build_benchmark(set: &Path, out: &Path, options: &BuildOptions) -> Result<BuildReport> {
     let pages = load_set(set)?;
     prepare_out_dir(out)?;
-    let pool = crate::error::thread_pool(options.threads)?;
+    let pool = docview_collection::thread_pool(options.threads)?;
     let located: Vec<std::result::Result<Usable, Skipped>> = pool.install(|| {
         pages
             .par_iter()
@@ -370,7 +370,8 @@ fn write_pairs(path: &Path, pairs: &[Pair]) -> Result<()> {
             w.write_all(b"\n")?;
         }
         Ok(())
-    })
+    })?;
+    Ok(())
 }
 
 /// Reads `DIR/pairs.jsonl`.

@@ -73,7 +73,7 @@ impl CompareOptions {
 pub fn open_all(dir: &Path) -> Result<Vec<OpenIndex>> {
     IndexKind::ALL
         .into_iter()
-        .map(|kind| OpenIndex::open(dir, kind))
+        .map(|kind| OpenIndex::open(dir, kind).map_err(Error::from))
         .collect()
 }
 
@@ -127,7 +127,8 @@ pub fn write_report(report: &CompareReport, out: &Path) -> Result<()> {
     let html = render_html(report);
     write_atomically(&out.join("compare.html"), |w| {
         std::io::Write::write_all(w, html.as_bytes())
-    })
+    })?;
+    Ok(())
 }
 
 /// `part / whole`, 0 when `whole` is 0.

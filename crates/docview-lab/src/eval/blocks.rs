@@ -227,7 +227,7 @@ pub struct LabelledSet {
 /// The labelled blocks of every page of `sets`, in set then page order. Pages whose HTML cannot
 /// be parsed (empty, binary) have no blocks.
 pub fn all_blocks(sets: &[LabelledSet], threads: usize) -> Result<Vec<PageBlocks>> {
-    let pool = crate::error::thread_pool(threads)?;
+    let pool = docview_collection::thread_pool(threads)?;
     let jobs: Vec<(&LabelledSet, &LabelledPage)> = sets
         .iter()
         .flat_map(|s| s.pages.iter().map(move |p| (s, p)))
@@ -235,10 +235,10 @@ pub fn all_blocks(sets: &[LabelledSet], threads: usize) -> Result<Vec<PageBlocks
     pool.install(|| {
         jobs.par_iter()
             .map(|(set, page)| match page_blocks(page, &set.name) {
-                Err(
-                    Error::Input(crate::input::Error::BadInput { .. })
-                    | Error::Page(crate::extract::Error::NotAPage { .. }),
-                ) => Ok(PageBlocks {
+                Err(Error::Collection(
+                    docview_collection::Error::Input(crate::input::Error::BadInput { .. })
+                    | docview_collection::Error::Page(crate::extract::Error::NotAPage { .. }),
+                )) => Ok(PageBlocks {
                     set: set.name.clone(),
                     file_id: page.file_id.clone(),
                     site: format!("{}/{}", set.name, page.file_id),
@@ -434,6 +434,24 @@ pub fn train_model(pages: &[&PageBlocks], params: &TrainParams) -> Result<BlockM
     Ok(BlockModel::from_stages(
         stage1, stage2, lexicon, params, trained_on,
     )?)
+}
+
+/// Writes `model` to `path` as JSON, gzip-compressed when the name ends in `.gz` (the shipped
+/// model's form; [`BlockModel::load`] reads both), atomically.
+pub fn write_model(model: &BlockModel, path: &Path) -> Result<()> {
+    let json = model.to_json()?;
+    let gz = path.extension().is_some_and(|e| e == "gz");
+    crate::output::write_atomically(path, |out| {
+        if gz {
+            let mut enc = flate2::write::GzEncoder::new(out, flate2::Compression::best());
+            enc.write_all(&json)?;
+            enc.finish()?;
+            Ok(())
+        } else {
+            out.write_all(&json)
+        }
+    })?;
+    Ok(())
 }
 
 /// The fold of each site: sites sorted by page count (largest first, then by name), each put in

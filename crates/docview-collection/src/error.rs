@@ -1,4 +1,4 @@
-//! Errors of the docview library. Every error names the input it is about and what was wrong.
+//! Errors of the collection layer (and of docview's page layer, which it wraps). Every error names the input it is about and what was wrong.
 
 use std::path::PathBuf;
 
@@ -16,14 +16,6 @@ pub enum Error {
     /// one-page path's error, which the rest of docview reuses for its own settings).
     #[error(transparent)]
     Page(#[from] docview_extract::Error),
-    /// A labelled corpus is missing files or holds malformed ground truth.
-    #[error("corpus {path}: {reason}")]
-    Corpus {
-        /// The corpus folder or file.
-        path: PathBuf,
-        /// What was wrong.
-        reason: String,
-    },
     /// The worker threads could not be started.
     #[error("cannot start {threads} worker threads: {reason}")]
     ThreadPool {
@@ -49,17 +41,9 @@ pub enum Error {
         /// The folder where the index should be.
         path: PathBuf,
     },
-    /// A replica benchmark cannot be built or read.
-    #[error("replica benchmark {path}: {reason}")]
-    Benchmark {
-        /// The benchmark folder or the set it is built from.
-        path: PathBuf,
-        /// What was wrong.
-        reason: String,
-    },
     /// MinHash parameters that cannot work.
     #[error("minhash: {0}")]
-    MinHash(#[from] crate::replica::MinHashError),
+    MinHash(#[from] crate::minhash::MinHashError),
     /// An unknown index name was asked for.
     #[error("unknown index {0:?} (known: fulltext, topic, abstract)")]
     UnknownIndex(String),

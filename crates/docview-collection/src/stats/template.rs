@@ -39,7 +39,7 @@ use std::collections::HashMap;
 use md5::{Digest, Md5};
 use serde::{Deserialize, Serialize};
 
-use super::minhash::{MinHasher, Signature, fmix64, token_sequence, token_sequence_key};
+use crate::minhash::{MinHasher, Signature, fmix64, token_sequence, token_sequence_key};
 use crate::text::tokens::count_tokens;
 
 /// How template lines are told from a page's own.
@@ -680,7 +680,7 @@ mod tests {
             // So the copies' replica texts stay near each other.
             let a = page(&format!("{copied}\nUpdate 0: the work starts on day 0."));
             let b = page(&format!("{copied}\nUpdate 1: the work starts on day 1."));
-            let hasher = MinHasher::new(crate::replica::MinHashParams::default()).unwrap();
+            let hasher = MinHasher::new(crate::minhash::MinHashParams::default()).unwrap();
             let ra = t.replica_text(Some("gazette.example"), &a, &a);
             let rb = t.replica_text(Some("gazette.example"), &b, &b);
             let j = hasher

@@ -8,7 +8,7 @@
 //! its **topic** content (what the cleaner keeps), which checks the paper's claim that cleaning
 //! first is what lets fingerprints see through templates, and its **replica** text (what
 //! `docview ingest` fingerprints: the page's own text, without its site's template lines, see
-//! [`template`](super::template)). A page's site is its template's page: base and non-replica
+//! [`template`](docview_collection::stats::template)). A page's site is its template's page: base and non-replica
 //! page `i` are on site `i`, near-replica `i` on its template's site; the templates are learnt
 //! from the whole benchmark, as ingest learns them from the whole collection.
 //!
@@ -27,16 +27,16 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use super::benchmark::{Pair, benchmark_file, read_pairs};
-use super::template::{CopyKey, TemplateBuilder, TemplateParams};
-use super::{
-    Detection, Fingerprint, Fingerprints, KeywordParams, MinHashParams, MinHasher, ReplicaDetector,
-    keyword_fingerprint,
-};
 use crate::clean::Cleaner;
 use crate::extract::extract_page;
 use crate::input::read_page_bytes;
 use crate::text::{Analyzer, Language};
 use crate::{Error, Result};
+use docview_collection::replica::{
+    Detection, Fingerprint, Fingerprints, KeywordParams, MinHashParams, MinHasher, ReplicaDetector,
+    keyword_fingerprint,
+};
+use docview_collection::stats::template::{CopyKey, TemplateBuilder, TemplateParams};
 
 /// The grid's Percentage values, in tenths: 10% to 100%.
 pub const PERCENTAGE_TENTHS: std::ops::RangeInclusive<u32> = 1..=10;
@@ -397,7 +397,7 @@ pub fn evaluate_benchmark(
             reason: "pairs.jsonl lists no page".to_string(),
         });
     }
-    let pool = crate::error::thread_pool(threads)?;
+    let pool = docview_collection::thread_pool(threads)?;
     let start = Instant::now();
     let (pages, unreadable, template_sites) = pool.install(|| read_pages(dir, &pairs, cleaner))?;
     let extract_secs = start.elapsed().as_secs_f64();

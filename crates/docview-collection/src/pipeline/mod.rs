@@ -167,7 +167,7 @@ impl IngestOptions {
             "docview_version": env!("CARGO_PKG_VERSION"),
             "model_digest": model,
             "framework": crate::clean::FrameworkParams::default(),
-            "templates": crate::replica::template::TemplateParams::default(),
+            "templates": crate::stats::template::TemplateParams::default(),
             // Canonical paths: the same folder named another way is the same input.
             "inputs": self
                 .inputs
@@ -263,7 +263,7 @@ pub struct SiteTemplateFigures {
 }
 
 impl SiteTemplateFigures {
-    fn of(t: &crate::replica::template::SiteTemplates) -> Self {
+    fn of(t: &crate::stats::template::SiteTemplates) -> Self {
         SiteTemplateFigures {
             sites: t.sites(),
             lines: t.lines.len(),

@@ -133,7 +133,8 @@ impl EvalReport {
             let reason = "predictions were not kept (run the evaluation with keep_predictions)";
             return Err(Error::bad_input(path.display().to_string(), reason));
         }
-        crate::output::write_atomically(path, |out| self.write_lines(out))
+        crate::output::write_atomically(path, |out| self.write_lines(out))?;
+        Ok(())
     }
 
     fn write_lines(&self, out: &mut impl Write) -> std::io::Result<()> {

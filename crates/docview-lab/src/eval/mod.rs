@@ -44,7 +44,7 @@ pub fn run_eval<F>(
 where
     F: Fn(&[u8]) -> Result<String> + Sync,
 {
-    let pool = crate::error::thread_pool(threads)?;
+    let pool = docview_collection::thread_pool(threads)?;
     let start = Instant::now();
     let scores = pool.install(|| {
         pages

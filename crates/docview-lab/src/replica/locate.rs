@@ -26,8 +26,8 @@ use ego_tree::NodeId;
 use scraper::{Html, Node};
 use serde::Serialize;
 
-use super::minhash::shingle_hashes;
 use crate::text::tokens::for_each_lower_token;
+use docview_collection::minhash::shingle_hashes;
 
 /// Least share of the reference's tokens the main-content node must hold.
 pub const MIN_COVERAGE: f32 = 0.8;

@@ -22,16 +22,11 @@
 //! signature is close enough to a kept one's) is a replica of that kept page. The exact
 //! fingerprint is checked first in every mode.
 //!
-//! Measuring them: [`locate`] finds a page's main content from its reference text and moves it
-//! into another page's template, [`benchmark`] builds the paper's base, near-replica and
-//! non-replica sets from a labelled set (`docview replicas build`), and [`evaluate`] runs the
-//! paper's experiment on them with any [`evaluate::NearDetector`] (`docview replicas eval`).
+//! Measuring them is the lab's part: `docview_lab::replica` builds the paper's benchmark from a
+//! labelled set and runs this same detector over it.
 
-pub mod benchmark;
-pub mod evaluate;
-pub mod locate;
-pub mod minhash;
-pub mod template;
+pub use crate::minhash;
+pub use crate::stats::template;
 
 use std::collections::HashMap;
 use std::fmt;

@@ -197,7 +197,7 @@ impl MinHasher {
     }
 
     /// The signatures that tell a site's copies of one page from its other pages while its
-    /// template is learnt ([`CopyKey`](super::template::CopyKey)): 64 min-hashes of 5-token
+    /// template is learnt ([`CopyKey`](crate::stats::template::CopyKey)): 64 min-hashes of 5-token
     /// shingles (fixed, valid parameters: a test checks them).
     pub fn for_copies() -> MinHasher {
         MinHasher {

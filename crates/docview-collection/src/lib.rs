@@ -1,0 +1,41 @@
+//! docview's collection layer: what is done with the cleaned pages of a whole crawl (Zhang, Chen
+//! and Li, 2004, §5-§6 and the indexes of §7).
+//!
+//! It reads the page layer's [`TopicPage`](docview_extract::topic::TopicPage) and never a
+//! labelled set (that is the lab's, `docview-lab`). Its stages, in the order data flows:
+//!
+//! - [`stats`]: the collection statistics of the first pass (document frequencies, aggressive
+//!   stop words, shared titles) and the site templates ([`stats::template`]).
+//! - [`minhash`]: MinHash signatures of word shingles and their LSH index, the near-copy
+//!   primitive of the site templates' copy groups and of the replica detector.
+//! - [`replica`]: the exact, keyword and MinHash fingerprints of the replica text and the replica
+//!   detector, the one replica policy of ingest and of the benchmark.
+//! - [`integrate`]: DocView records (identifier, type, classification code, title, keywords,
+//!   abstract, topic content, relevant links).
+//! - [`index`]: the three Tantivy indexes (full text, topic, abstract), docview's tokenizer and
+//!   querying them.
+//! - [`pipeline`]: `docview ingest`: inputs through every stage, in parallel, resumable.
+//! - [`output`]: writing output files atomically; [`error`]: the layer's error type.
+
+#![deny(missing_docs)]
+
+// The page layer under the names of its stages, so that paths read as the stage table does
+// (`crate::text::tokens`, `crate::clean::Cleaner`).
+use docview_clean as clean;
+use docview_extract as extract;
+use docview_extract::topic;
+use docview_input as input;
+use docview_measure as measure;
+use docview_page as page;
+use docview_text as text;
+
+pub mod error;
+pub mod index;
+pub mod integrate;
+pub mod minhash;
+pub mod output;
+pub mod pipeline;
+pub mod replica;
+pub mod stats;
+
+pub use error::{Error, Result, thread_pool};

@@ -1,0 +1,26 @@
+//! docview's lab: measuring what the page and collection layers do, on labelled pages.
+//!
+//! - [`eval`]: a cleaner scored against a labelled set by the corpus rule (F1 per page and
+//!   page type); block labels, the learned cleaner's training and its site-grouped
+//!   cross-validation.
+//! - [`replica`]: the paper's replica benchmark (§5) built from a labelled set, and the
+//!   collection layer's replica detector run over it.
+//! - [`compare`]: the three indexes side by side: size, query cost, retrieval (§7).
+//!
+//! The lab may use every layer; no layer uses the lab.
+
+#![deny(missing_docs)]
+
+use docview_clean as clean;
+use docview_collection::{index, output, pipeline};
+use docview_extract as extract;
+use docview_input as input;
+use docview_page as page;
+use docview_text as text;
+
+pub mod compare;
+pub mod error;
+pub mod eval;
+pub mod replica;
+
+pub use error::{Error, Result};
