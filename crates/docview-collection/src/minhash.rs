@@ -489,7 +489,10 @@ mod tests {
 
     /// The topic text of a corpus-samples page, as the framework cleaner keeps it.
     fn topic(page: &str) -> String {
-        let path = format!("{}/corpus-samples/sites/{page}", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/../../corpus-samples/sites/{page}",
+            env!("CARGO_MANIFEST_DIR")
+        );
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         extract_page(&bytes, None, page, &Framework::default())
             .unwrap()

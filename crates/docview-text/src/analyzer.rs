@@ -6,29 +6,19 @@
 //! Chinese or Japanese text through the English pipeline, so mixed text keeps all its words.
 //! The jieba dictionary is loaded once per process, on first use.
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::BuildHasher;
 use std::sync::OnceLock;
 
-use jieba_rs::Jieba;
 use rust_stemmers::Stemmer;
 use rustc_hash::FxHashMap;
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::language::{Language, is_han, is_hangul, is_hiragana, is_kana};
+use super::language::{Language, is_han, is_hangul, is_hiragana};
+use super::segment::{for_each_jieba_word, for_each_run, join_wrapped_lines, too_long};
 use super::sentence::{is_dotted_abbreviation, split_sentences};
 use super::stopwords::{AggressiveStopWords, StopWords, stopwords};
-
-/// Longest term kept, in characters: longer "words" are URLs, hashes or base64, not features.
-pub const MAX_TERM_CHARS: usize = 64;
-
-/// jieba's HMM guesses words missing from the dictionary. Off: on costs about a third more
-/// time, its guesses are as often wrong ("上北" "京去" for 上北京去) as right (names), and
-/// dictionary words are the same on every page, which is what feature vectors compared across
-/// pages need; an unknown word still yields its characters.
-pub const JIEBA_HMM: bool = false;
 
 /// French and Italian elided articles and prepositions (`l'homme` → `homme`).
 const ELISIONS: &[&str] = &[
@@ -294,75 +284,18 @@ fn for_each_piece<'a>(text: &'a str, lang: Language, mut f: impl FnMut(Piece<'a>
         gap_start = end;
     };
     match lang {
-        Language::Japanese => for_each_han_run(text, |start, end| han(start, end, &mut f)),
-        Language::Chinese => {
-            for token in jieba().cut(text, JIEBA_HMM) {
-                if contains_han(token.word) {
-                    han(token.byte_start, token.byte_end, &mut f);
-                }
+        Language::Japanese => for_each_run(text, is_kanji, |start, end| han(start, end, &mut f)),
+        Language::Chinese => for_each_jieba_word(text, |start, end| {
+            if contains_han(&text[start..end]) {
+                han(start, end, &mut f);
             }
-        }
-        _ => for_each_han_run(text, |start, end| {
-            for token in jieba().cut(&text[start..end], JIEBA_HMM) {
-                han(start + token.byte_start, start + token.byte_end, &mut f);
-            }
+        }),
+        _ => for_each_run(text, is_kanji, |start, end| {
+            for_each_jieba_word(&text[start..end], |s, e| han(start + s, start + e, &mut f));
         }),
     }
     if let Some(gap) = text.get(gap_start..).filter(|g| !g.is_empty()) {
         f(Piece::Words(gap));
-    }
-}
-
-/// `text` without the line breaks (and the blanks around them) that fall between two
-/// ideographs or kana: hard-wrapped CJK lines, which browsers join too (CSS Text 3, segment
-/// break transformation). Borrowed when there are none.
-fn join_wrapped_lines(text: &str) -> Cow<'_, str> {
-    let mut joined: Option<String> = None;
-    let mut copied = 0;
-    let mut from = 0;
-    while let Some(off) = text[from..].find('\n') {
-        let at = from + off;
-        let blank_start = text[..at].trim_end().len();
-        let blank_end = text.len() - text[at..].trim_start().len();
-        if is_wide(text[..blank_start].chars().next_back())
-            && is_wide(text[blank_end..].chars().next())
-        {
-            let out = joined.get_or_insert_with(|| String::with_capacity(text.len()));
-            out.push_str(&text[copied..blank_start]);
-            copied = blank_end;
-        }
-        from = blank_end;
-    }
-    match joined {
-        Some(mut out) => {
-            out.push_str(&text[copied..]);
-            Cow::Owned(out)
-        }
-        None => Cow::Borrowed(text),
-    }
-}
-
-/// True for an ideograph or kana.
-fn is_wide(c: Option<char>) -> bool {
-    c.is_some_and(|c| is_han(c) || is_kana(c))
-}
-
-/// Calls `f` with the byte range of each run of ideographs (and the repeat mark 々).
-fn for_each_han_run(text: &str, mut f: impl FnMut(usize, usize)) {
-    let mut start = None;
-    for (i, c) in text.char_indices() {
-        let kanji = is_han(c) || c == '々';
-        match (kanji, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                f(s, i);
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        f(s, text.len());
     }
 }
 
@@ -390,12 +323,6 @@ fn for_each_word<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
     text[start..].unicode_words().for_each(f);
 }
 
-/// The process-wide jieba segmenter, its dictionary loaded on first use.
-pub fn jieba() -> &'static Jieba {
-    static JIEBA: OnceLock<Jieba> = OnceLock::new();
-    JIEBA.get_or_init(Jieba::new)
-}
-
 /// The Snowball stemmer of `lang`, if it has one.
 pub fn stemmer(lang: Language) -> Option<&'static Stemmer> {
     static STEMMERS: OnceLock<Vec<Option<Stemmer>>> = OnceLock::new();
@@ -418,6 +345,12 @@ fn han_stop_language(lang: Language) -> Language {
     }
 }
 
+/// An ideograph or the repeat mark 々, which belongs to the kanji word before it: the runs of
+/// ideographs that jieba cuts (and, in Japanese, each such run is a word).
+fn is_kanji(c: char) -> bool {
+    is_han(c) || c == '々'
+}
+
 fn contains_han(text: &str) -> bool {
     // Ideographs are encoded with lead bytes E3..=E9 (U+3400..U+9FFF), EF (U+F900..U+FAFF) or
     // F0 (U+20000..): a byte scan rules most text out before the char scan.
@@ -428,10 +361,6 @@ fn contains_han(text: &str) -> bool {
 fn has_letter(word: &str) -> bool {
     word.bytes().any(|b| b.is_ascii_alphabetic())
         || (!word.is_ascii() && word.chars().any(char::is_alphabetic))
-}
-
-fn too_long(word: &str) -> bool {
-    word.len() > MAX_TERM_CHARS && word.chars().nth(MAX_TERM_CHARS).is_some()
 }
 
 /// One character, unless it is an ideograph or a Hangul syllable (words on their own).
@@ -544,11 +473,6 @@ mod tests {
             Language::Chinese,
         );
         assert!(t.contains(&"总书记".to_string()), "{t:?}");
-        assert_eq!(join_wrapped_lines("中\n 文"), "中文");
-        assert_eq!(join_wrapped_lines("中。\n文"), "中。\n文");
-        assert_eq!(join_wrapped_lines("a\nb"), "a\nb");
-        assert_eq!(join_wrapped_lines("中\n"), "中\n");
-        assert_eq!(join_wrapped_lines("\n\n文\n"), "\n\n文\n");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! before a lowercase word. A blank line ends a sentence too. Sentences are trimmed, and those
 //! without a letter or digit are dropped.
 
-use super::language::{is_han, is_kana};
+use super::segment::is_cjk_wrap;
 use super::tokens::is_cjk;
 
 /// Words that a period follows without ending the sentence.
@@ -116,13 +116,6 @@ fn blank_line_follows(rest: &str) -> bool {
         }
     }
     false
-}
-
-/// True if the line break at byte `at` falls between two ideographs or kana: a hard-wrapped CJK
-/// line, not a paragraph break.
-fn is_cjk_wrap(text: &str, at: usize) -> bool {
-    let wide = |c: Option<char>| c.is_some_and(|c| is_han(c) || is_kana(c));
-    wide(text[..at].trim_end().chars().next_back()) && wide(text[at..].trim_start().chars().next())
 }
 
 /// Does the terminator run `text[at..end]` (closers included) end a sentence?

@@ -3,6 +3,8 @@
 //! densities and the evaluation all agree on what a "term" is. This is the hot path: no
 //! allocation unless the caller asks for the token text.
 
+use std::borrow::Cow;
+
 /// True for a CJK ideograph, kana or Hangul syllable: each is one token on its own.
 pub fn is_cjk(c: char) -> bool {
     matches!(c as u32,
@@ -101,10 +103,24 @@ pub fn for_each_lower_token(text: &str, mut f: impl FnMut(&str)) {
     });
 }
 
-/// The tokens of `text`, lowercased, in order.
+/// A token lowercased as the scoring rule does (`str::to_lowercase`, so a final sigma becomes
+/// ς), without a copy when it already is lowercase.
+pub fn lower_token(token: &str) -> Cow<'_, str> {
+    if token.is_ascii() {
+        if token.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(token.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(token)
+        }
+    } else {
+        Cow::Owned(token.to_lowercase())
+    }
+}
+
+/// The tokens of `text`, lowercased by [`lower_token`], in order.
 pub fn tokens(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    for_each_token_span(text, |s, e| out.push(text[s..e].to_lowercase()));
+    for_each_token_span(text, |s, e| out.push(lower_token(&text[s..e]).into_owned()));
     out
 }
 

@@ -32,8 +32,8 @@ use tantivy::tokenizer::TokenizerManager;
 use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDocument, Term};
 
 use crate::error::{Error, Result};
-use crate::text::analyzer::{JIEBA_HMM, jieba};
 use crate::text::is_han;
+use crate::text::segment::{for_each_jieba_word, for_each_run};
 
 pub use reader::{Combine, IndexSpace, OpenIndex, PostingsCost, TermPostings};
 pub use tokenizer::{DocviewTokenizer, TOKENIZER_NAME};
@@ -553,36 +553,27 @@ fn hit(doc: &TantivyDocument, fields: &Fields, score: f32, snippets: &SnippetGen
     }
 }
 
-/// `query` with a space between the jieba words of each run of Chinese characters.
+/// `query` with a space between the jieba words of each run of Chinese characters, cut as the
+/// index tokenizer cuts them ([`for_each_run`] of ideographs, [`for_each_jieba_word`]).
 fn spaced_han_words(query: &str) -> Cow<'_, str> {
     if !query.chars().any(is_han) {
         return Cow::Borrowed(query);
     }
     let mut out = String::with_capacity(query.len() + 16);
-    let mut run_start = None;
-    for (i, c) in query.char_indices().chain([(query.len(), ' ')]) {
-        match (is_han(c), run_start) {
-            (true, None) => run_start = Some(i),
-            (false, Some(start)) => {
-                push_spaced(&query[start..i], &mut out);
-                run_start = None;
+    let mut copied = 0;
+    for_each_run(query, is_han, |start, end| {
+        out.push_str(&query[copied..start]);
+        let run = &query[start..end];
+        for_each_jieba_word(run, |s, e| {
+            if s > 0 {
+                out.push(' ');
             }
-            _ => {}
-        }
-        if !is_han(c) && i < query.len() {
-            out.push(c);
-        }
-    }
+            out.push_str(&run[s..e]);
+        });
+        copied = end;
+    });
+    out.push_str(&query[copied..]);
     Cow::Owned(out)
-}
-
-fn push_spaced(run: &str, out: &mut String) {
-    for (n, word) in jieba().cut(run, JIEBA_HMM).into_iter().enumerate() {
-        if n > 0 {
-            out.push(' ');
-        }
-        out.push_str(word.word);
-    }
 }
 
 /// The snippet's fragment with its matched terms between [`HIGHLIGHT`] marks, on one line.

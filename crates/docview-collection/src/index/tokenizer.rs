@@ -1,9 +1,10 @@
 //! The `docview` tantivy tokenizer: the words of docview's own text analysis as index terms, so
 //! the three indexes, the queries against them and the snippets all cut text the same way.
 //!
-//! - Runs of CJK ideographs are segmented with jieba (the analyzer's dictionary, HMM off).
-//! - Every other token follows [`mod@crate::text::tokens`]: `\w+` runs, and each kana or Hangul
-//!   syllable on its own.
+//! - Words are the text layer's index words ([`crate::text::segment::for_each_index_word`]):
+//!   runs of CJK ideographs segmented with jieba (the analyzer's dictionary, HMM off), every
+//!   other token as [`mod@crate::text::tokens`] cuts it (`\w+` runs, and each kana or Hangul
+//!   syllable on its own).
 //! - Tokens are lowercased and full-width ASCII is folded, as the analyzer normalizes words.
 //! - Latin-script words are stemmed with the English Snowball stemmer. The tokenizer sees one
 //!   field value, not the document's language (tantivy gives it none, and queries have none),
@@ -20,9 +21,9 @@
 
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
-use crate::text::analyzer::{JIEBA_HMM, MAX_TERM_CHARS, jieba, normalize, stemmer};
-use crate::text::language::{Language, is_han};
-use crate::text::tokens::for_each_token_span;
+use crate::text::analyzer::{normalize, stemmer};
+use crate::text::language::Language;
+use crate::text::segment::{for_each_index_word, too_long};
 
 /// The name the tokenizer is registered under on every docview index.
 pub const TOKENIZER_NAME: &str = "docview";
@@ -99,43 +100,16 @@ struct TokenSink<'a, 'b> {
 }
 
 impl TokenSink<'_, '_> {
-    /// Walks the token spans of the text, gathering adjacent ideographs into runs for jieba.
+    /// Cuts the text into the text layer's index words and pushes each.
     fn tokenize(&mut self) {
         let text = self.text;
-        let mut run: Option<(usize, usize)> = None;
-        for_each_token_span(text, |start, end| {
-            let ideograph = text[start..end].chars().next().is_some_and(is_han);
-            match run {
-                Some((run_start, run_end)) if ideograph && run_end == start => {
-                    run = Some((run_start, end));
-                    return;
-                }
-                Some((run_start, run_end)) => self.han_run(run_start, run_end),
-                None => {}
-            }
-            run = None;
-            if ideograph {
-                run = Some((start, end));
-            } else {
-                self.word(start, end);
-            }
-        });
-        if let Some((run_start, run_end)) = run {
-            self.han_run(run_start, run_end);
-        }
-    }
-
-    /// A run of ideographs, through jieba.
-    fn han_run(&mut self, start: usize, end: usize) {
-        for word in jieba().cut(&self.text[start..end], JIEBA_HMM) {
-            self.word(start + word.byte_start, start + word.byte_end);
-        }
+        for_each_index_word(text, |start, end| self.word(start, end));
     }
 
     /// One word: normalized, stemmed if Latin-script, pushed with the next position.
     fn word(&mut self, start: usize, end: usize) {
         let word = &self.text[start..end];
-        if word.len() > MAX_TERM_CHARS && word.chars().nth(MAX_TERM_CHARS).is_some() {
+        if too_long(word) {
             return;
         }
         let word = normalize(word, &mut self.buf);

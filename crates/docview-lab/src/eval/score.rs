@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::text::tokens::for_each_token_span;
+use crate::text::tokens::{for_each_token_span, lower_token};
 
 /// Precision, recall and F1 of one page, or their macro-average over pages.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
@@ -87,32 +87,19 @@ pub fn score(predicted: &str, reference: &str) -> Prf {
     let mut remaining: HashMap<Cow<'_, str>, u32> = HashMap::new();
     let mut reference_total = 0u64;
     for_each_token_span(reference, |s, e| {
-        *remaining.entry(lowercase(&reference[s..e])).or_insert(0) += 1;
+        *remaining.entry(lower_token(&reference[s..e])).or_insert(0) += 1;
         reference_total += 1;
     });
     let (mut predicted_total, mut overlap) = (0u64, 0u64);
     for_each_token_span(predicted, |s, e| {
         predicted_total += 1;
-        let token = lowercase(&predicted[s..e]);
+        let token = lower_token(&predicted[s..e]);
         if let Some(left) = remaining.get_mut(token.as_ref()).filter(|left| **left > 0) {
             *left -= 1;
             overlap += 1;
         }
     });
     Prf::from_counts(overlap, predicted_total, reference_total)
-}
-
-/// The token lowercased as [`crate::text::tokens()`] does, without allocating when it already is.
-fn lowercase(token: &str) -> Cow<'_, str> {
-    if token.is_ascii() {
-        if token.bytes().any(|b| b.is_ascii_uppercase()) {
-            Cow::Owned(token.to_ascii_lowercase())
-        } else {
-            Cow::Borrowed(token)
-        }
-    } else {
-        Cow::Owned(token.to_lowercase())
-    }
 }
 
 #[cfg(test)]
