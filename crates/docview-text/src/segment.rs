@@ -8,7 +8,7 @@
 //!
 //! | consumer | tokens | why |
 //! |---|---|---|
-//! | scoring (`eval`), block term counts and densities (tag tree, features), F1 labels | [`crate::tokens`]: `\w+` runs, each ideograph, kana or Hangul syllable on its own, lowercased by [`lower_token`](crate::tokens::lower_token) | the corpus README's rule: every count that is compared with a reference must be the scorer's |
+//! | scoring (`eval`), block term counts and densities (tag tree, features), F1 labels | [`mod@crate::tokens`]: `\w+` runs, each ideograph, kana or Hangul syllable on its own, lowercased by [`lower_token`](crate::tokens::lower_token) | the corpus README's rule: every count that is compared with a reference must be the scorer's |
 //! | exact fingerprint, MinHash shingles, site-template lines, the replica benchmark's locator | [`crate::tokens::for_each_lower_token`] (the same spans, lowercased character by character, no allocation) | fast and language-free: copies are found whatever the language detector says |
 //! | feature vectors (Formula 2), keywords, abstracts, the lexicon | [`crate::Analyzer`]: Unicode words (UAX #29), stemmed, stop words removed; ideograph runs cut by [`for_each_jieba_word`]; wrapped CJK lines joined by [`join_wrapped_lines`] | the paper's terms: words, not characters, so that cosine and keywords mean something |
 //! | sentences of the abstract | [`crate::split_sentences`], with [`is_cjk_wrap`] so a wrapped CJK line does not end a sentence | |
@@ -70,7 +70,7 @@ pub fn for_each_jieba_word(text: &str, mut f: impl FnMut(usize, usize)) {
 }
 
 /// Calls `f` with each index word of `text` as a byte range, in order: the token spans of
-/// [`crate::tokens`], except that each run of adjacent ideographs is cut into jieba's words.
+/// [`mod@crate::tokens`], except that each run of adjacent ideographs is cut into jieba's words.
 pub fn for_each_index_word(text: &str, mut f: impl FnMut(usize, usize)) {
     let mut run: Option<(usize, usize)> = None;
     let han_run = |start: usize, end: usize, f: &mut dyn FnMut(usize, usize)| {
