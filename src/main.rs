@@ -454,8 +454,9 @@ struct EvalArgs {
     /// Write the whole report (per-page scores included) as JSON.
     #[arg(long, value_name = "REPORT.json")]
     report: Option<PathBuf>,
-    /// The cleaner to score.
-    #[arg(long, value_name = "NAME", default_value = DEFAULT_CLEANER, value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
+    /// The cleaner to score, or `all`: every cleaner on each SET, compared in one table
+    /// (F1 overall and per page type, pages/s).
+    #[arg(long, value_name = "NAME", default_value = DEFAULT_CLEANER, value_parser = eval_cleaner_names())]
     cleaner: String,
     /// The learned cleaner's block model file (default: the model inside the binary).
     #[arg(long, value_name = "MODEL")]
@@ -625,6 +626,9 @@ fn eval(args: EvalArgs) -> Result<()> {
             args.sets.len()
         );
     }
+    if args.cleaner == "all" {
+        return eval_all(&args);
+    }
     let cleaner = cleaner_with_model(&args.cleaner, args.model.as_deref())?;
     for set in &args.sets {
         let pages = load_set(set)?;
@@ -666,6 +670,59 @@ fn eval(args: EvalArgs) -> Result<()> {
             let path = report_path(path, &report.set, args.sets.len() > 1);
             write_report_json(&path, &report)?;
         }
+    }
+    Ok(())
+}
+
+/// The names `eval --cleaner` takes: every cleaner, and `all`.
+fn eval_cleaner_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(CLEANERS.iter().copied().chain(["all"]))
+}
+
+/// `docview eval --cleaner all`: every cleaner on each set, one comparison table per set.
+fn eval_all(args: &EvalArgs) -> Result<()> {
+    if args.out.is_some() || args.report.is_some() {
+        bail!("--out and --report take one cleaner's results; name it with --cleaner NAME");
+    }
+    let cleaners = CLEANERS
+        .iter()
+        .map(|name| {
+            let model = if *name == "learned" {
+                args.model.as_deref()
+            } else {
+                None
+            };
+            cleaner_with_model(name, model)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    for set in &args.sets {
+        let pages = load_set(set)?;
+        if pages.is_empty() {
+            bail!("{}: the set has no pages", set.display());
+        }
+        let mut reports = Vec::with_capacity(cleaners.len());
+        for cleaner in &cleaners {
+            eprintln!(
+                "scoring cleaner {} on {} pages of {}",
+                cleaner.name(),
+                pages.len(),
+                set.display()
+            );
+            let report = run_eval(
+                &pages,
+                |bytes| {
+                    Ok(extract_page(bytes, None, "page", cleaner.as_ref())?
+                        .cleaned
+                        .topic_text)
+                },
+                args.threads,
+                false,
+            )?;
+            reports.push((cleaner.name(), report));
+        }
+        let rows: Vec<(&str, &docview::eval::EvalReport)> =
+            reports.iter().map(|(name, r)| (*name, r)).collect();
+        out!("{}", docview::eval::EvalReport::render_comparison(&rows));
     }
     Ok(())
 }

@@ -934,3 +934,44 @@ fn blocks_train_cleaner_and_model_flag_on_the_labelled_samples() {
     assert!(!text.trim().is_empty());
     assert!(!text.contains(HIDDEN_PROMO));
 }
+
+/// `docview eval --cleaner all` scores every cleaner on the bundled labelled pages and prints
+/// one table: a row per cleaner with its F1 overall and per page type, the same figure the
+/// cleaner's own `eval` gives.
+#[test]
+fn eval_all_compares_every_cleaner_on_the_labelled_samples() {
+    let set = Path::new(SAMPLES).join("labelled");
+    let set = set.to_str().unwrap();
+    let out = run(&["eval", set, "--cleaner", "all", "--threads", "2"]);
+    assert!(out.status.success(), "eval failed: {}", stderr(&out));
+    let table = stdout(&out);
+    let header = table
+        .lines()
+        .find(|l| l.starts_with("cleaner"))
+        .unwrap_or_else(|| panic!("no header in:\n{table}"));
+    for column in ["all", "article", "gallery", "listing", "pages/s"] {
+        assert!(header.contains(column), "{header}");
+    }
+    for cleaner in docview::clean::CLEANERS {
+        let row: Vec<&str> = table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(cleaner))
+            .unwrap_or_else(|| panic!("no row for {cleaner} in:\n{table}"))
+            .split_whitespace()
+            .collect();
+        // name, all, three types, pages/s, MB/s, errors.
+        assert_eq!(row.len(), 8, "{row:?}");
+        for f1 in &row[1..5] {
+            let f1: f64 = f1.parse().expect("F1");
+            assert!((0.0..=1.0).contains(&f1), "{row:?}");
+        }
+        assert_eq!(row[7], "0", "no page fails: {row:?}");
+        // The same overall F1 as the cleaner's own evaluation.
+        let alone = run(&["eval", set, "--cleaner", cleaner, "--threads", "2"]);
+        let (_, _, _, f1) = table_row(&stdout(&alone), "all").expect("all row");
+        assert_eq!(row[1], format!("{f1:.4}"), "{cleaner}");
+    }
+    let refused = run(&["eval", set, "--cleaner", "all", "--out", "/tmp/never.jsonl"]);
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains("--out"), "{}", stderr(&refused));
+}

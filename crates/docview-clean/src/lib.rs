@@ -1,9 +1,11 @@
 //! Web page cleaning (004 §4): one [`Cleaner`] trait and the cleaners users pick by name
 //! (`--cleaner NAME`). The default, `learned`, decides each block with a model trained on
-//! labelled pages from the framework's measures; `framework` is the paper's cleaner alone.
+//! labelled pages from the framework's measures; `framework` is the paper's cleaner alone;
+//! `eem` keeps the block of maximum entropy of Nyein's Entropy Evaluation Model (003).
 
 #![deny(missing_docs)]
 
+mod eem;
 mod error;
 pub mod features;
 mod framework;
@@ -14,6 +16,7 @@ mod purified;
 
 use serde::Serialize;
 
+pub use eem::{BLOCK_TAGS as EEM_BLOCK_TAGS, Eem, ElementNodes, element_nodes, informative_block};
 pub use error::{Error, Result};
 
 pub use docview_page::PageType;
@@ -175,7 +178,7 @@ pub struct BlockEvidence {
 }
 
 /// Names of the cleaners [`cleaner_by_name`] knows; the first is the default.
-pub const CLEANERS: &[&str] = &["learned", "framework"];
+pub const CLEANERS: &[&str] = &["learned", "framework", "eem"];
 
 /// The default cleaner's name.
 pub const DEFAULT_CLEANER: &str = "learned";
@@ -203,6 +206,7 @@ pub fn cleaner_with_model(
             None => Learned::embedded()?,
         })),
         "framework" => Ok(Box::new(Framework::default())),
+        "eem" => Ok(Box::new(Eem)),
         other => Err(crate::Error::UnknownCleaner(
             other.to_string(),
             CLEANERS.join(", "),

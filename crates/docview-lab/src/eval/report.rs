@@ -122,6 +122,52 @@ impl EvalReport {
         out
     }
 
+    /// One table comparing cleaners on one set: a row per cleaner (in the order given) with
+    /// F1 overall, F1 per page type (a column per type any report has) and pages/s and MB/s of
+    /// HTML per core. `reports` pairs each cleaner's name with its report on the set.
+    pub fn render_comparison(reports: &[(&str, &EvalReport)]) -> String {
+        let mut out = String::new();
+        let Some((_, first)) = reports.first() else {
+            return out;
+        };
+        let set = if first.set.is_empty() {
+            "pages"
+        } else {
+            &first.set
+        };
+        let types: BTreeSet<&str> = reports
+            .iter()
+            .flat_map(|(_, r)| r.by_type.keys().map(String::as_str))
+            .collect();
+        let _ = writeln!(out, "{set}: {} pages, F1 per cleaner", first.pages.len());
+        let _ = write!(out, "{:<10} {:>7}", "cleaner", "all");
+        for t in &types {
+            let _ = write!(out, " {:>13}", truncate(t, 13));
+        }
+        let _ = writeln!(out, " {:>8} {:>7} {:>6}", "pages/s", "MB/s", "errors");
+        for (name, report) in reports {
+            let _ = write!(out, "{name:<10} {:>7.4}", report.overall.f1);
+            for t in &types {
+                match report.by_type.get(*t) {
+                    Some((_, prf)) => {
+                        let _ = write!(out, " {:>13.4}", prf.f1);
+                    }
+                    None => {
+                        let _ = write!(out, " {:>13}", "-");
+                    }
+                }
+            }
+            let _ = writeln!(
+                out,
+                " {:>8.1} {:>7.2} {:>6}",
+                report.pages_per_sec(),
+                report.mb_per_sec(),
+                report.errors
+            );
+        }
+        out
+    }
+
     /// Writes the kept predictions, one JSON line per page in file id order:
     /// `{"file_id": ..., "main_content": ...}` (plus `"error"` for pages the extractor failed
     /// on). The file is written to a temporary file in the same folder and renamed, so a crash
@@ -183,6 +229,11 @@ fn by_type(pages: &[PageScore]) -> BTreeMap<String, (usize, Prf)> {
         .into_iter()
         .map(|(t, scores)| (t.to_string(), (scores.len(), Prf::mean(&scores))))
         .collect()
+}
+
+/// The first `n` characters of `s`.
+fn truncate(s: &str, n: usize) -> &str {
+    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
 }
 
 fn row(out: &mut String, label: &str, pages: usize, prf: &Prf) {
