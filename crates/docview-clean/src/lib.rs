@@ -1,7 +1,8 @@
 //! Web page cleaning (004 §4): one [`Cleaner`] trait and the cleaners users pick by name
 //! (`--cleaner NAME`). The default, `learned`, decides each block with a model trained on
 //! labelled pages from the framework's measures; `framework` is the paper's cleaner alone;
-//! `eem` keeps the block of maximum entropy of Nyein's Entropy Evaluation Model (003).
+//! `eem` keeps the block of maximum entropy of Nyein's Entropy Evaluation Model (003);
+//! `keypattern` the blocks of enough important tags, cut at key patterns (001).
 
 #![deny(missing_docs)]
 
@@ -9,6 +10,7 @@ mod eem;
 mod error;
 pub mod features;
 mod framework;
+mod keypattern;
 mod learned;
 pub mod lexicon;
 mod model;
@@ -22,6 +24,10 @@ pub use error::{Error, Result};
 pub use docview_page::PageType;
 use docview_page::{NodeId, Show, TagTree};
 pub use framework::{Analysis, Framework, FrameworkParams};
+pub use keypattern::{
+    KeyPattern, KeyPatternParams, Segmentation, child_sequence, key_patterns, repetitions, segment,
+    virtual_nodes,
+};
 pub use learned::{Explained, Learned, decide};
 pub use model::{
     BlockModel, MODEL_FORMAT, MODEL_VERSION, Stage, TrainParams, joined_rows, model_digest,
@@ -178,7 +184,7 @@ pub struct BlockEvidence {
 }
 
 /// Names of the cleaners [`cleaner_by_name`] knows; the first is the default.
-pub const CLEANERS: &[&str] = &["learned", "framework", "eem"];
+pub const CLEANERS: &[&str] = &["learned", "framework", "eem", "keypattern"];
 
 /// The default cleaner's name.
 pub const DEFAULT_CLEANER: &str = "learned";
@@ -207,6 +213,7 @@ pub fn cleaner_with_model(
         })),
         "framework" => Ok(Box::new(Framework::default())),
         "eem" => Ok(Box::new(Eem)),
+        "keypattern" => Ok(Box::new(KeyPattern::default())),
         other => Err(crate::Error::UnknownCleaner(
             other.to_string(),
             CLEANERS.join(", "),
