@@ -975,3 +975,44 @@ fn eval_all_compares_every_cleaner_on_the_labelled_samples() {
     assert!(!refused.status.success());
     assert!(stderr(&refused).contains("--out"), "{}", stderr(&refused));
 }
+
+/// A site-aware cleaner on one page alone has no site model: `extract --format json` says so
+/// and the default cleaner's topic content comes out; `eval` learns the models of the labelled
+/// samples' sites and says how many pages had one.
+#[test]
+fn site_aware_cleaner_says_which_pages_had_a_site_model() {
+    let page = site_page("harbor-gazette", "ferry.html");
+    let page = page.to_str().unwrap();
+    let json: Value = serde_json::from_str(&extract(&[
+        page,
+        "--cleaner",
+        "infodiscoverer",
+        "--format",
+        "json",
+    ]))
+    .expect("JSON");
+    assert_eq!(json["cleaner"], "infodiscoverer");
+    let said = json["site_model"].as_str().expect("site_model");
+    assert!(said.contains("default cleaner, learned"), "{said}");
+    let learned: Value = serde_json::from_str(&extract(&[page, "--format", "json"])).expect("JSON");
+    assert_eq!(json["topic_content"], learned["topic_content"]);
+    assert!(learned.get("site_model").is_none());
+
+    let set = Path::new(SAMPLES).join("labelled");
+    let out = run(&["eval", set.to_str().unwrap(), "--cleaner", "infodiscoverer"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("infodiscoverer: site models for "))
+        .unwrap_or_else(|| panic!("no site-model line in:\n{err}"));
+    let with: usize = line["infodiscoverer: site models for ".len()..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("a page count");
+    assert!(with >= 30, "{line}");
+    let (pages, _, _, f1) = table_row(&stdout(&out), "all").expect("all row");
+    assert_eq!(pages, 35);
+    assert!(f1 > 0.8, "{f1}");
+}

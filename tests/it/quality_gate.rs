@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 
 use docview::clean::{TrainParams, cleaner_by_name};
 use docview::eval::blocks::{all_blocks, cross_validate, load_sets};
-use docview::eval::{EvalReport, load_set, run_eval};
-use docview::extract::extract_page;
+use docview::eval::{EvalReport, evaluate_cleaner, load_set};
 
 /// set -> page type (or "all") -> F1
 type SetFigures = BTreeMap<String, BTreeMap<String, f64>>;
@@ -53,17 +52,10 @@ fn set_dir(set: &str) -> PathBuf {
 fn evaluate(cleaner: &str, dir: &Path) -> EvalReport {
     let cleaner = cleaner_by_name(cleaner).expect("known cleaner");
     let pages = load_set(dir).unwrap_or_else(|e| panic!("{e}"));
-    run_eval(
-        &pages,
-        |bytes| {
-            Ok(extract_page(bytes, None, "page", cleaner.as_ref())?
-                .cleaned
-                .topic_text)
-        },
-        0,
-        false,
-    )
-    .unwrap_or_else(|e| panic!("{e}"))
+    // As `docview eval` scores it: a site-aware cleaner sees each site's pages together.
+    evaluate_cleaner(&pages, cleaner.as_ref(), 0, false)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .0
 }
 
 /// Checks one set against its recorded figures; returns the failures.

@@ -2,7 +2,9 @@
 //! (`--cleaner NAME`). The default, `learned`, decides each block with a model trained on
 //! labelled pages from the framework's measures; `framework` is the paper's cleaner alone;
 //! `eem` keeps the block of maximum entropy of Nyein's Entropy Evaluation Model (003);
-//! `keypattern` the blocks of enough important tags, cut at key patterns (001).
+//! `keypattern` the blocks of enough important tags, cut at key patterns (001);
+//! `infodiscoverer` learns from the other pages of a site which blocks repeat (000): a
+//! site-aware cleaner ([`Cleaner::site_learner`], [`SiteModel`]).
 
 #![deny(missing_docs)]
 
@@ -10,6 +12,7 @@ mod eem;
 mod error;
 pub mod features;
 mod framework;
+mod infodiscoverer;
 mod keypattern;
 mod learned;
 pub mod lexicon;
@@ -24,6 +27,10 @@ pub use error::{Error, Result};
 pub use docview_page::PageType;
 use docview_page::{NodeId, Show, TagTree};
 pub use framework::{Analysis, Framework, FrameworkParams};
+pub use infodiscoverer::{
+    BlockTags, ContentBlock, InfoDiscoverer, InfoDiscovererParams, SiteEntropy, block_entropy,
+    content_blocks, feature_entropy, greedy_threshold,
+};
 pub use keypattern::{
     KeyPattern, KeyPatternParams, Segmentation, child_sequence, key_patterns, repetitions, segment,
     virtual_nodes,
@@ -170,6 +177,38 @@ pub trait Cleaner: Send + Sync {
     fn explain(&self, _tree: &TagTree) -> Vec<BlockEvidence> {
         Vec::new()
     }
+    /// A learner of this cleaner's model of a site, for a site-aware cleaner; `None` (the
+    /// default) for a cleaner that judges each page alone.
+    fn site_learner(&self) -> Option<Box<dyn SiteLearner>> {
+        None
+    }
+    /// Cleans one page of a site with the site's model. A cleaner that judges each page alone
+    /// ignores the model; a site-aware cleaner given none (the site had too few pages) cleans
+    /// with its fallback, the default cleaner.
+    fn clean_in_site(&self, tree: &TagTree, _site: Option<&SiteModel>) -> Cleaned {
+        self.clean(tree)
+    }
+    /// [`Cleaner::explain`] with the site's model.
+    fn explain_in_site(&self, tree: &TagTree, _site: Option<&SiteModel>) -> Vec<BlockEvidence> {
+        self.explain(tree)
+    }
+}
+
+/// What a site-aware cleaner learnt from the pages of one site before cleaning any of them
+/// (issue 13): one variant per site-aware cleaner.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SiteModel {
+    /// InfoDiscoverer's feature entropies and threshold.
+    InfoDiscoverer(SiteEntropy),
+}
+
+/// Builds one site's [`SiteModel`] from its pages, one tag tree at a time, within the memory
+/// the cleaner's parameters allow (a bounded sample of the site's pages).
+pub trait SiteLearner: Send {
+    /// Takes one page of the site.
+    fn add(&mut self, tree: &TagTree);
+    /// The model; `None` when the site had too few pages.
+    fn finish(self: Box<Self>) -> Option<SiteModel>;
 }
 
 /// What a cleaner weighed to decide one block.
@@ -184,7 +223,14 @@ pub struct BlockEvidence {
 }
 
 /// Names of the cleaners [`cleaner_by_name`] knows; the first is the default.
-pub const CLEANERS: &[&str] = &["learned", "framework", "eem", "keypattern"];
+pub const CLEANERS: &[&str] = &[
+    "learned",
+    "framework",
+    "eem",
+    "keypattern",
+    "infodiscoverer",
+    "infodiscoverer-table",
+];
 
 /// The default cleaner's name.
 pub const DEFAULT_CLEANER: &str = "learned";
@@ -214,6 +260,17 @@ pub fn cleaner_with_model(
         "framework" => Ok(Box::new(Framework::default())),
         "eem" => Ok(Box::new(Eem)),
         "keypattern" => Ok(Box::new(KeyPattern::default())),
+        "infodiscoverer" | "infodiscoverer-table" => Ok(Box::new(InfoDiscoverer::new(
+            InfoDiscovererParams {
+                blocks: if name == "infodiscoverer" {
+                    BlockTags::Containers
+                } else {
+                    BlockTags::Table
+                },
+                ..InfoDiscovererParams::default()
+            },
+            Box::new(Learned::embedded()?),
+        ))),
         other => Err(crate::Error::UnknownCleaner(
             other.to_string(),
             CLEANERS.join(", "),

@@ -232,6 +232,10 @@ pub struct ExtractReport<'a> {
     pub url: Option<&'a str>,
     /// The cleaner used.
     pub cleaner: &'static str,
+    /// For a site-aware cleaner, the site model it cleaned with: one page alone has none, so
+    /// its fallback, the default cleaner, cleaned the page (and says so here).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site_model: Option<String>,
     /// Charset used and where it came from.
     pub charset: &'a str,
     /// Where the charset came from.
@@ -332,6 +336,13 @@ impl Extraction {
             input,
             url,
             cleaner: cleaner.name(),
+            site_model: cleaner.site_learner().map(|_| {
+                format!(
+                    "none: one page alone has no site to learn from; cleaned by the default \
+                     cleaner, {}",
+                    docview_clean::DEFAULT_CLEANER
+                )
+            }),
             charset: self.charset,
             charset_source: self.charset_source,
             page_type: self.cleaned.page_type,

@@ -17,6 +17,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::Result;
+use crate::clean::{Cleaner, SiteModel};
+use crate::extract::{PageLimits, parse_page};
 use crate::input::read_page_bytes;
 
 pub use corpus::{LabelledPage, UNKNOWN_PAGE_TYPE, load_set};
@@ -44,6 +46,19 @@ pub fn run_eval<F>(
 where
     F: Fn(&[u8]) -> Result<String> + Sync,
 {
+    run_eval_pages(pages, |_, bytes| extract(bytes), threads, keep_predictions)
+}
+
+/// [`run_eval`] with an extractor that also gets the labelled page (its site, its URL).
+pub fn run_eval_pages<F>(
+    pages: &[LabelledPage],
+    extract: F,
+    threads: usize,
+    keep_predictions: bool,
+) -> Result<EvalReport>
+where
+    F: Fn(&LabelledPage, &[u8]) -> Result<String> + Sync,
+{
     let pool = docview_collection::thread_pool(threads)?;
     let start = Instant::now();
     let scores = pool.install(|| {
@@ -60,14 +75,142 @@ where
     ))
 }
 
-/// Reads, extracts and scores one page.
+/// The site of a labelled page, as site-aware cleaners group pages: the ground truth's `site`,
+/// else the host of its URL, else none (the page is a site of its own).
+pub fn site_key(page: &LabelledPage) -> Option<String> {
+    if !page.site.is_empty() {
+        return Some(page.site.clone());
+    }
+    url::Url::parse(&page.url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+}
+
+/// The site models a site-aware cleaner learnt from a labelled set, by site.
+#[derive(Debug, Default)]
+pub struct SiteModels {
+    models: std::collections::HashMap<String, SiteModel>,
+    /// Sites in the set (pages without a site count one each).
+    pub sites: usize,
+    /// Pages whose site has a model.
+    pub pages_with_model: usize,
+    /// Pages cleaned by the fallback: their site had too few pages, or they have no site.
+    pub pages_without_model: usize,
+    /// Seconds spent learning the models, summed over the sites (one core's time).
+    pub learn_secs: f64,
+}
+
+impl SiteModels {
+    /// The model of `page`'s site, if it has one.
+    pub fn of(&self, page: &LabelledPage) -> Option<&SiteModel> {
+        site_key(page).and_then(|site| self.models.get(&site))
+    }
+}
+
+/// Learns `cleaner`'s model of every site of `pages` (grouped by [`site_key`], each site's pages
+/// in file id order, sites in parallel on `threads` threads): what `docview eval` does before it
+/// scores a site-aware cleaner, so that each site's pages are seen together. Empty for a cleaner
+/// that judges pages alone. A page that cannot be parsed is left out of its site's model (its
+/// evaluation reports the error).
+pub fn learn_site_models(
+    pages: &[LabelledPage],
+    cleaner: &dyn Cleaner,
+    threads: usize,
+) -> Result<SiteModels> {
+    let mut by_site: std::collections::BTreeMap<String, Vec<&LabelledPage>> = Default::default();
+    let mut alone = 0;
+    for page in pages {
+        match site_key(page) {
+            Some(site) => by_site.entry(site).or_default().push(page),
+            None => alone += 1,
+        }
+    }
+    if cleaner.site_learner().is_none() {
+        return Ok(SiteModels {
+            sites: by_site.len() + alone,
+            pages_without_model: pages.len(),
+            ..SiteModels::default()
+        });
+    }
+    let pool = docview_collection::thread_pool(threads)?;
+    let sites: Vec<(String, Vec<&LabelledPage>)> = by_site.into_iter().collect();
+    let learnt: Vec<(String, usize, Option<SiteModel>, f64)> = pool.install(|| {
+        sites
+            .into_par_iter()
+            .map(|(site, mut site_pages)| {
+                site_pages.sort_by(|a, b| a.file_id.cmp(&b.file_id));
+                let n = site_pages.len();
+                let start = Instant::now();
+                let Some(mut learner) = cleaner.site_learner() else {
+                    return (site, n, None, 0.0);
+                };
+                for page in site_pages {
+                    let parsed = read_page_bytes(&page.html_path).ok().and_then(|bytes| {
+                        parse_page(&bytes, None, &page.file_id, &PageLimits::default()).ok()
+                    });
+                    if let Some(parsed) = parsed {
+                        learner.add(&parsed.tree);
+                    }
+                }
+                let model = learner.finish();
+                (site, n, model, start.elapsed().as_secs_f64())
+            })
+            .collect()
+    });
+    let mut models = SiteModels {
+        sites: learnt.len() + alone,
+        pages_without_model: alone,
+        ..SiteModels::default()
+    };
+    for (site, n, model, secs) in learnt {
+        models.learn_secs += secs;
+        match model {
+            Some(model) => {
+                models.pages_with_model += n;
+                models.models.insert(site, model);
+            }
+            None => models.pages_without_model += n,
+        }
+    }
+    Ok(models)
+}
+
+/// Scores `cleaner` on `pages`: a site-aware cleaner first learns each site's model
+/// ([`learn_site_models`]) and cleans each page with its site's; a cleaner that judges pages
+/// alone cleans them one by one. Returns the report and the site models' summary; the
+/// report's speed figures include the time spent learning the models.
+pub fn evaluate_cleaner(
+    pages: &[LabelledPage],
+    cleaner: &dyn Cleaner,
+    threads: usize,
+    keep_predictions: bool,
+) -> Result<(EvalReport, SiteModels)> {
+    let start = Instant::now();
+    let models = learn_site_models(pages, cleaner, threads)?;
+    let learn_wall = start.elapsed().as_secs_f64();
+    let mut report = run_eval_pages(
+        pages,
+        |page, bytes| {
+            let parsed = parse_page(bytes, None, "page", &PageLimits::default())?;
+            Ok(cleaner
+                .clean_in_site(&parsed.tree, models.of(page))
+                .topic_text)
+        },
+        threads,
+        keep_predictions,
+    )?;
+    report.extract_secs += models.learn_secs;
+    report.wall_secs += learn_wall;
+    Ok((report, models))
+}
+
 fn eval_page<F>(page: &LabelledPage, extract: &F, keep_predictions: bool) -> Result<PageScore>
 where
-    F: Fn(&[u8]) -> Result<String> + Sync,
+    F: Fn(&LabelledPage, &[u8]) -> Result<String> + Sync,
 {
     let html = read_page_bytes(&page.html_path)?;
     let start = Instant::now();
-    let extracted = catch_unwind(AssertUnwindSafe(|| extract(&html)));
+    let extracted = catch_unwind(AssertUnwindSafe(|| extract(page, &html)));
     let extract_secs = start.elapsed().as_secs_f64();
     let (predicted, error) = match extracted {
         Ok(Ok(text)) => (text, None),

@@ -1,0 +1,597 @@
+//! InfoDiscoverer, Lin and Ho (2002), *Discovering informative content blocks from web
+//! documents* (`../shared/papers/000_fe2ea5ce938e9bfc.txt`): a site-aware cleaner. It learns
+//! from the other pages of the page's site which features (keywords) every page repeats, and
+//! keeps the content blocks whose features are distinctive.
+//!
+//! - **Page cluster (§4).** The pages of one site, as the paper assumes; the learner samples
+//!   the first [`InfoDiscovererParams::max_pages`] of them. A site with fewer than
+//!   [`InfoDiscovererParams::min_pages`] pages has no model, and its pages are cleaned by the
+//!   fallback (the default cleaner).
+//! - **Content blocks (§3, §4.1).** [`BlockTags::Table`], the paper's: the page is partitioned
+//!   by `<TABLE>`; a block's content strings are the text under its table that is not inside a
+//!   nested table (the page outside every table is the root block). [`BlockTags::Containers`],
+//!   the refinement §3 proposes (title, headings, `<P>`, `<TR>`, `<TD>`): every container block
+//!   of docview's tree is a content block with its own text. Users pick the partition by name:
+//!   `--cleaner infodiscoverer` (containers, the default) or `infodiscoverer-table`. The `<TITLE>` is a block of its own
+//!   (§3): its entropy is reported by [`InfoDiscoverer::explain`] (many sites give every page
+//!   the same title), and it is not part of the topic content either way.
+//! - **Features (§4.2).** Meaningful keywords: the terms of docview's analyser (stop words
+//!   removed, stemmed; jieba's words for Chinese).
+//! - **Feature entropy (§4.3).** The weight `wᵢⱼ` of feature `Fᵢ` in page `Dⱼ` is its term
+//!   frequency in the page divided by its frequencies over the cluster, so that a row of the
+//!   F-D matrix sums to 1; `H(Fᵢ) = -Σⱼ wᵢⱼ log_d wᵢⱼ` with `d` the number of pages, between 0
+//!   (one page only) and 1 (equally in every page). Figure 3: a feature in both of two pages
+//!   equally has entropy 1, a feature of one page 0 ([`feature_entropy`]).
+//! - **Block entropy (§4.4):** `H(CB)`, the mean entropy of the block's features. A feature the
+//!   model has not seen (the page is not in the sample) is one page's own: entropy 0.
+//! - **Classification (§4.5).** A block is informative when `H(CB)` is at most the site's
+//!   threshold, redundant above it; a block without features is not content. The threshold is
+//!   found greedily for each site ([`greedy_threshold`]): raised from 0.1 by 0.1 up to 0.9, it
+//!   stops at the first value after which raising it brings no more features into the
+//!   informative blocks of the site's pages.
+
+use std::collections::HashMap;
+
+use docview_page::{Counts, NodeId, TagTree};
+use docview_text::{Analyzer, Language, detect_language, language_from_tag};
+
+use crate::{BlockEvidence, Cleaned, Cleaner, Decision, SiteLearner, SiteModel};
+
+/// How a page is partitioned into content blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BlockTags {
+    /// By `<TABLE>`, as in the paper.
+    Table,
+    /// By every container tag of docview's tree, the refinement the paper proposes.
+    #[default]
+    Containers,
+}
+
+/// InfoDiscoverer's parameters.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InfoDiscovererParams {
+    /// How pages are partitioned into content blocks.
+    pub blocks: BlockTags,
+    /// Fewer pages than this in a site: no model, the fallback cleans them.
+    pub min_pages: usize,
+    /// At most this many pages of a site are learnt from (the first ones).
+    pub max_pages: usize,
+}
+
+impl Default for InfoDiscovererParams {
+    fn default() -> Self {
+        InfoDiscovererParams {
+            blocks: BlockTags::default(),
+            min_pages: 3,
+            max_pages: 64,
+        }
+    }
+}
+
+/// What InfoDiscoverer learnt of one site: the entropy of each feature and the threshold.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SiteEntropy {
+    /// Pages learnt from (`d`).
+    pub pages: usize,
+    /// `H(F)` of each feature seen on the learnt pages.
+    pub entropy: HashMap<String, f32>,
+    /// The site's threshold on `H(CB)` (§4.5).
+    pub threshold: f32,
+}
+
+/// `H(F)` of §4.3 from a feature's frequencies in each of `d` pages (pages without it may be
+/// left out): `-Σ w log_d w` with `w` the page's share of the frequencies.
+pub fn feature_entropy(frequencies: &[u32], d: usize) -> f32 {
+    let total: u64 = frequencies.iter().map(|&f| f as u64).sum();
+    if total == 0 || d < 2 {
+        return 0.0;
+    }
+    let ln_d = (d as f64).ln();
+    let h: f64 = frequencies
+        .iter()
+        .filter(|&&f| f > 0)
+        .map(|&f| {
+            let w = f as f64 / total as f64;
+            -w * w.ln() / ln_d
+        })
+        .sum();
+    h.clamp(0.0, 1.0) as f32
+}
+
+/// The greedy threshold of §4.5: `features(t)` is the number of features in the informative
+/// blocks (`H(CB) <= t`) of the site's pages; `t` goes from 0.1 by 0.1 to 0.9 and stops at the
+/// first value that has features and after which the next brings no more. 0.9 when every
+/// step brings more.
+pub fn greedy_threshold(features: impl Fn(f32) -> usize) -> f32 {
+    let steps: Vec<f32> = (1..=9).map(|k| k as f32 / 10.0).collect();
+    let counts: Vec<usize> = steps.iter().map(|&t| features(t)).collect();
+    for k in 0..steps.len() - 1 {
+        if counts[k] > 0 && counts[k + 1] == counts[k] {
+            return steps[k];
+        }
+    }
+    steps[steps.len() - 1]
+}
+
+/// One content block of a page: the node it stands for and its features with their
+/// frequencies (sorted by feature).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ContentBlock {
+    /// The block's node (the root block is node 0).
+    pub node: NodeId,
+    /// Its features and their frequencies in the block.
+    pub features: Vec<(String, u32)>,
+}
+
+/// The language of a page, for its features.
+fn page_language(tree: &TagTree) -> Language {
+    tree.lang
+        .as_deref()
+        .and_then(language_from_tag)
+        .unwrap_or_else(|| detect_language(&tree.text))
+}
+
+/// The content block each node belongs to (by node id) under `mode`.
+fn block_of(tree: &TagTree, mode: BlockTags) -> Vec<NodeId> {
+    let mut out: Vec<NodeId> = Vec::with_capacity(tree.nodes.len());
+    for (id, node) in tree.nodes.iter().enumerate() {
+        let own = match mode {
+            BlockTags::Containers => true,
+            BlockTags::Table => id == 0 || &*node.tag == "table",
+        };
+        let block = if own {
+            id as NodeId
+        } else {
+            node.parent.map_or(0, |p| out[p as usize])
+        };
+        out.push(block);
+    }
+    out
+}
+
+/// The content blocks of a page (§4.1) with their features (§4.2), in document order; blocks
+/// without text are left out.
+pub fn content_blocks(tree: &TagTree, mode: BlockTags, analyzer: &Analyzer) -> Vec<ContentBlock> {
+    let lang = page_language(tree);
+    let owner = block_of(tree, mode);
+    let mut counts: Vec<HashMap<String, u32>> = vec![HashMap::new(); tree.nodes.len()];
+    for (id, node) in tree.nodes.iter().enumerate() {
+        if node.hidden || node.own.terms == 0 {
+            continue;
+        }
+        let text = docview_measure::block_text(tree, id as NodeId);
+        analyzer.term_counts(&text, lang, &mut counts[owner[id] as usize]);
+    }
+    counts
+        .into_iter()
+        .enumerate()
+        .filter(|(_, c)| !c.is_empty())
+        .map(|(id, c)| {
+            let mut features: Vec<(String, u32)> = c.into_iter().collect();
+            features.sort_unstable();
+            ContentBlock {
+                node: id as NodeId,
+                features,
+            }
+        })
+        .collect()
+}
+
+/// The features of the `<TITLE>` block.
+fn title_features(tree: &TagTree, analyzer: &Analyzer) -> Vec<(String, u32)> {
+    let mut counts = HashMap::new();
+    analyzer.term_counts(&tree.title, page_language(tree), &mut counts);
+    let mut features: Vec<(String, u32)> = counts.into_iter().collect();
+    features.sort_unstable();
+    features
+}
+
+/// `H(CB)` (§4.4): the mean entropy of the block's features (0 for a feature not in `entropy`).
+pub fn block_entropy<'a>(
+    features: impl IntoIterator<Item = &'a str>,
+    entropy: &HashMap<String, f32>,
+) -> Option<f32> {
+    let (mut sum, mut k) = (0f64, 0usize);
+    for f in features {
+        sum += entropy.get(f).copied().unwrap_or(0.0) as f64;
+        k += 1;
+    }
+    (k > 0).then(|| (sum / k as f64) as f32)
+}
+
+/// Learns one site's [`SiteEntropy`], one page at a time.
+struct Learner {
+    params: InfoDiscovererParams,
+    analyzer: Analyzer,
+    /// Feature ids.
+    ids: HashMap<String, u32>,
+    names: Vec<String>,
+    /// Per feature id: its frequency in each learnt page, as (page, frequency).
+    frequencies: Vec<Vec<(u32, u32)>>,
+    /// Per learnt page, per content block: its feature ids.
+    pages: Vec<Vec<Vec<u32>>>,
+}
+
+impl SiteLearner for Learner {
+    fn add(&mut self, tree: &TagTree) {
+        if self.pages.len() >= self.params.max_pages {
+            return;
+        }
+        let page = self.pages.len() as u32;
+        let mut page_blocks = Vec::new();
+        for block in content_blocks(tree, self.params.blocks, &self.analyzer) {
+            let mut ids = Vec::with_capacity(block.features.len());
+            for (feature, tf) in block.features {
+                let id = match self.ids.get(&feature) {
+                    Some(&id) => id,
+                    None => {
+                        let id = self.names.len() as u32;
+                        self.ids.insert(feature.clone(), id);
+                        self.names.push(feature);
+                        self.frequencies.push(Vec::new());
+                        id
+                    }
+                };
+                let row = &mut self.frequencies[id as usize];
+                match row.last_mut() {
+                    Some((p, f)) if *p == page => *f += tf,
+                    _ => row.push((page, tf)),
+                }
+                ids.push(id);
+            }
+            page_blocks.push(ids);
+        }
+        self.pages.push(page_blocks);
+    }
+
+    fn finish(self: Box<Self>) -> Option<SiteModel> {
+        let d = self.pages.len();
+        if d < self.params.min_pages.max(2) {
+            return None;
+        }
+        let by_id: Vec<f32> = self
+            .frequencies
+            .iter()
+            .map(|row| {
+                let freqs: Vec<u32> = row.iter().map(|&(_, f)| f).collect();
+                feature_entropy(&freqs, d)
+            })
+            .collect();
+        // H(CB) of every learnt block, beside its features.
+        let blocks: Vec<Vec<(f32, &[u32])>> = self
+            .pages
+            .iter()
+            .map(|page| {
+                page.iter()
+                    .map(|ids| {
+                        let h = ids.iter().map(|&i| by_id[i as usize] as f64).sum::<f64>()
+                            / ids.len().max(1) as f64;
+                        (h as f32, ids.as_slice())
+                    })
+                    .collect()
+            })
+            .collect();
+        let threshold = greedy_threshold(|t| {
+            blocks
+                .iter()
+                .map(|page| {
+                    let mut seen: Vec<u32> = page
+                        .iter()
+                        .filter(|(h, _)| *h <= t)
+                        .flat_map(|(_, ids)| ids.iter().copied())
+                        .collect();
+                    seen.sort_unstable();
+                    seen.dedup();
+                    seen.len()
+                })
+                .sum()
+        });
+        let entropy = self.names.into_iter().zip(by_id).collect();
+        Some(SiteModel::InfoDiscoverer(SiteEntropy {
+            pages: d,
+            entropy,
+            threshold,
+        }))
+    }
+}
+
+/// The InfoDiscoverer cleaner (see the module documentation).
+pub struct InfoDiscoverer {
+    /// Its parameters.
+    pub params: InfoDiscovererParams,
+    analyzer: Analyzer,
+    fallback: Box<dyn Cleaner>,
+}
+
+impl std::fmt::Debug for InfoDiscoverer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InfoDiscoverer")
+            .field("params", &self.params)
+            .field("fallback", &self.fallback.name())
+            .finish()
+    }
+}
+
+impl InfoDiscoverer {
+    /// InfoDiscoverer with `params`; pages of sites without a model are cleaned by `fallback`.
+    pub fn new(params: InfoDiscovererParams, fallback: Box<dyn Cleaner>) -> Self {
+        InfoDiscoverer {
+            params,
+            analyzer: Analyzer::new(),
+            fallback,
+        }
+    }
+
+    /// Each content block of `tree` with its `H(CB)` under `site`, in document order.
+    pub fn block_entropies(&self, tree: &TagTree, site: &SiteEntropy) -> Vec<(NodeId, f32)> {
+        content_blocks(tree, self.params.blocks, &self.analyzer)
+            .iter()
+            .filter_map(|b| {
+                block_entropy(b.features.iter().map(|(f, _)| f.as_str()), &site.entropy)
+                    .map(|h| (b.node, h))
+            })
+            .collect()
+    }
+
+    fn clean_with(&self, tree: &TagTree, site: &SiteEntropy) -> Cleaned {
+        let owner = block_of(tree, self.params.blocks);
+        let mut informative = vec![false; tree.nodes.len()];
+        for (node, h) in self.block_entropies(tree, site) {
+            informative[node as usize] = h <= site.threshold;
+        }
+        let mut decisions = Vec::with_capacity(tree.nodes.len());
+        let mut counts = Counts::default();
+        let mut kept: Vec<NodeId> = Vec::new();
+        for (id, node) in tree.nodes.iter().enumerate() {
+            if informative[owner[id] as usize] && !node.hidden {
+                decisions.push(Decision::kept("a content block of distinctive features"));
+                if node.own.terms > 0 {
+                    kept.push(id as NodeId);
+                    counts.terms += node.own.terms;
+                    counts.anchor_terms += node.own.anchor_terms;
+                    counts.links += node.own.links;
+                    counts.images += node.own.images;
+                }
+            } else {
+                decisions.push(Decision::text_dropped(
+                    "a redundant content block: its features repeat across the site",
+                ));
+            }
+        }
+        let Some(root) = lowest_common_ancestor(tree, &kept) else {
+            return Cleaned::empty(tree);
+        };
+        Cleaned::rendered(
+            tree,
+            counts.block_type(),
+            root,
+            decisions,
+            docview_measure::block_weights(tree),
+        )
+    }
+}
+
+/// The lowest common ancestor of `nodes` (`None` when there are none).
+fn lowest_common_ancestor(tree: &TagTree, nodes: &[NodeId]) -> Option<NodeId> {
+    let path = |mut id: NodeId| {
+        let mut p = vec![id];
+        while let Some(parent) = tree.node(id).parent {
+            p.push(parent);
+            id = parent;
+        }
+        p.reverse();
+        p
+    };
+    let mut common = path(*nodes.first()?);
+    for &n in &nodes[1..] {
+        let other = path(n);
+        let shared = common
+            .iter()
+            .zip(&other)
+            .take_while(|(a, b)| a == b)
+            .count();
+        common.truncate(shared);
+    }
+    common.last().copied()
+}
+
+impl Cleaner for InfoDiscoverer {
+    fn name(&self) -> &'static str {
+        match self.params.blocks {
+            BlockTags::Containers => "infodiscoverer",
+            BlockTags::Table => "infodiscoverer-table",
+        }
+    }
+
+    /// A page alone has no site to learn from: the fallback cleans it.
+    fn clean(&self, tree: &TagTree) -> Cleaned {
+        self.fallback.clean(tree)
+    }
+
+    fn explain(&self, tree: &TagTree) -> Vec<BlockEvidence> {
+        self.fallback.explain(tree)
+    }
+
+    fn site_learner(&self) -> Option<Box<dyn SiteLearner>> {
+        Some(Box::new(Learner {
+            params: self.params,
+            analyzer: self.analyzer.clone(),
+            ids: HashMap::new(),
+            names: Vec::new(),
+            frequencies: Vec::new(),
+            pages: Vec::new(),
+        }))
+    }
+
+    fn clean_in_site(&self, tree: &TagTree, site: Option<&SiteModel>) -> Cleaned {
+        match site {
+            Some(SiteModel::InfoDiscoverer(model)) => self.clean_with(tree, model),
+            _ => self.fallback.clean(tree),
+        }
+    }
+
+    fn explain_in_site(&self, tree: &TagTree, site: Option<&SiteModel>) -> Vec<BlockEvidence> {
+        let Some(SiteModel::InfoDiscoverer(model)) = site else {
+            return self.fallback.explain(tree);
+        };
+        let title = title_features(tree, &self.analyzer);
+        let title_h = block_entropy(title.iter().map(|(f, _)| f.as_str()), &model.entropy);
+        self.block_entropies(tree, model)
+            .into_iter()
+            .map(|(node, h)| BlockEvidence {
+                node,
+                score: h,
+                features: vec![
+                    ("block_entropy", h),
+                    ("site_threshold", model.threshold),
+                    ("title_entropy", title_h.unwrap_or(0.0)),
+                ],
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f32, b: f32) -> bool {
+        (a - b).abs() < 1e-6
+    }
+
+    /// Figure 3 (two pages): F1-F6 appear in both pages alike, entropy 1; F7-F10 in one page
+    /// only, entropy 0.
+    #[test]
+    fn feature_entropy_of_figure_three() {
+        assert!(close(feature_entropy(&[1, 1], 2), 1.0));
+        assert!(close(feature_entropy(&[3, 3], 2), 1.0));
+        assert!(close(feature_entropy(&[1], 2), 0.0));
+        assert!(close(feature_entropy(&[1, 0], 2), 0.0));
+        // Base d: a feature in every one of 5 pages alike is 1 too; skewed is between.
+        assert!(close(feature_entropy(&[2, 2, 2, 2, 2], 5), 1.0));
+        let skewed = feature_entropy(&[8, 1, 1], 3);
+        assert!(skewed > 0.0 && skewed < 1.0);
+        // A block of F1 and F7: mean 0.5.
+        let entropy: HashMap<String, f32> =
+            [("f1".to_string(), 1.0), ("f7".to_string(), 0.0)].into();
+        assert_eq!(block_entropy(["f1", "f7"], &entropy), Some(0.5));
+        assert_eq!(block_entropy(["new"], &entropy), Some(0.0));
+        assert_eq!(block_entropy(Vec::<&str>::new(), &entropy), None);
+    }
+
+    #[test]
+    fn greedy_threshold_stops_where_no_more_features_come_in() {
+        // Features by threshold 0.1..0.9: 10, 20, 20, ...: stops at 0.2.
+        let counts = [10, 20, 20, 25, 30, 30, 30, 30, 30];
+        let t = greedy_threshold(|t| counts[(t * 10.0).round() as usize - 1]);
+        assert!(close(t, 0.2));
+        // Nothing at 0.1 and 0.2 does not stop it.
+        let counts = [0, 0, 5, 5, 5, 5, 5, 5, 5];
+        assert!(close(
+            greedy_threshold(|t| counts[(t * 10.0).round() as usize - 1]),
+            0.3
+        ));
+        // Always more: 0.9.
+        assert!(close(greedy_threshold(|t| (t * 100.0) as usize), 0.9));
+    }
+
+    /// A site of four pages that share a menu and a footer word for word, each with its own
+    /// story: the shared blocks have entropy 1 and are redundant, each story's words are its
+    /// own (entropy 0) and it is kept.
+    fn page(story: &str) -> String {
+        format!(
+            "<html><head><title>Valley Post</title></head><body>\
+             <div id=menu><a href=/>Home</a> <a href=/news>News</a> <a href=/weather>Weather</a> \
+             <a href=/sport>Sport</a></div>\
+             <div id=story><p>{story}</p></div>\
+             <div id=footer>Copyright Valley Post newspaper, all rights reserved</div>\
+             </body></html>"
+        )
+    }
+
+    const STORIES: [&str; 4] = [
+        "Floodwater covered the orchard road after three nights of storms.",
+        "Volunteers rebuilt the wooden footbridge across the mill stream.",
+        "Beekeepers reported honey yields doubling since the lavender planting.",
+        "Students launched a balloon carrying cameras above the hills.",
+    ];
+
+    fn trees() -> Vec<TagTree> {
+        STORIES
+            .iter()
+            .map(|s| docview_page::build(&page(s)))
+            .collect()
+    }
+
+    fn cleaner(blocks: BlockTags) -> InfoDiscoverer {
+        InfoDiscoverer::new(
+            InfoDiscovererParams {
+                blocks,
+                ..InfoDiscovererParams::default()
+            },
+            Box::new(crate::Framework::default()),
+        )
+    }
+
+    #[test]
+    fn site_model_keeps_each_pages_own_story_and_drops_the_template() {
+        let c = cleaner(BlockTags::Containers);
+        let mut learner = c.site_learner().expect("site-aware");
+        for t in &trees() {
+            learner.add(t);
+        }
+        let model = learner.finish().expect("four pages are enough");
+        let SiteModel::InfoDiscoverer(site) = &model;
+        assert_eq!(site.pages, 4);
+        assert!(close(site.entropy["copyright"], 1.0));
+        assert!(close(site.entropy["orchard"], 0.0));
+        for (tree, story) in trees().iter().zip(STORIES) {
+            let cleaned = c.clean_in_site(tree, Some(&model));
+            assert_eq!(cleaned.topic_text.trim(), story, "{}", cleaned.topic_text);
+        }
+        // The title block repeats on every page: entropy 1.
+        let evidence = c.explain_in_site(&trees()[0], Some(&model));
+        let title = evidence[0].features.iter().find(|f| f.0 == "title_entropy");
+        assert!(close(title.expect("title").1, 1.0));
+    }
+
+    #[test]
+    fn table_blocks_are_the_papers_partition() {
+        let tree = docview_page::build(
+            "<body><p>harbour lanterns</p><table><tr><td>ferry timetable<table><tr><td>\
+             orchard cider</td></tr></table></td></tr></table></body>",
+        );
+        let analyzer = Analyzer::new();
+        let blocks = content_blocks(&tree, BlockTags::Table, &analyzer);
+        let words: Vec<Vec<&str>> = blocks
+            .iter()
+            .map(|b| b.features.iter().map(|(f, _)| f.as_str()).collect())
+            .collect();
+        assert_eq!(
+            words,
+            vec![
+                vec!["harbour", "lantern"],
+                vec!["ferri", "timet"],
+                vec!["cider", "orchard"]
+            ]
+        );
+        let by_container = content_blocks(&tree, BlockTags::Containers, &analyzer);
+        assert!(by_container.len() >= blocks.len());
+    }
+
+    #[test]
+    fn too_few_pages_have_no_model_and_the_fallback_cleans() {
+        let c = cleaner(BlockTags::Containers);
+        let mut learner = c.site_learner().expect("site-aware");
+        for t in &trees()[..2] {
+            learner.add(t);
+        }
+        assert!(learner.finish().is_none());
+        let tree = &trees()[0];
+        let alone = c.clean_in_site(tree, None);
+        assert_eq!(
+            alone.topic_text,
+            crate::Framework::default().clean(tree).topic_text
+        );
+    }
+}
