@@ -347,10 +347,7 @@ impl InfoDiscoverer {
                 decisions.push(Decision::kept("a content block of distinctive features"));
                 if node.own.terms > 0 {
                     kept.push(id as NodeId);
-                    counts.terms += node.own.terms;
-                    counts.anchor_terms += node.own.anchor_terms;
-                    counts.links += node.own.links;
-                    counts.images += node.own.images;
+                    counts.add(&node.own);
                 }
             } else {
                 decisions.push(Decision::text_dropped(

@@ -58,16 +58,16 @@ impl Default for KeyPatternParams {
 
 /// One element of a node's 1-depth child sequence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Element {
+pub struct Element<'a> {
     /// The tag, e.g. `p`, `h2`, `img`.
-    pub tag: &'static str,
+    pub tag: &'a str,
     /// The container node, for a child block; `None` for a heading or an image.
     pub node: Option<NodeId>,
 }
 
 /// The 1-depth child sequence of `id` (§3.3): its child containers, its headings (a run of
 /// heading text of one level is one `hN`) and its images, in document order.
-pub fn child_sequence(tree: &TagTree, id: NodeId) -> Vec<Element> {
+pub fn child_sequence(tree: &TagTree, id: NodeId) -> Vec<Element<'_>> {
     let mut out = Vec::new();
     let mut heading = 0u8;
     for item in &tree.node(id).items {
@@ -75,7 +75,7 @@ pub fn child_sequence(tree: &TagTree, id: NodeId) -> Vec<Element> {
             Item::Child(child) if !tree.node(child).hidden => {
                 heading = 0;
                 out.push(Element {
-                    tag: tag_name(&tree.node(child).tag),
+                    tag: &tree.node(child).tag,
                     node: Some(child),
                 });
             }
@@ -103,46 +103,6 @@ pub fn child_sequence(tree: &TagTree, id: NodeId) -> Vec<Element> {
 }
 
 const HEADINGS: [&str; 6] = ["h1", "h2", "h3", "h4", "h5", "h6"];
-
-/// The container tags of docview's tree as `'static` names (others, which the tree does not
-/// make, read as `div`).
-fn tag_name(tag: &str) -> &'static str {
-    const TAGS: &[&str] = &[
-        "html",
-        "body",
-        "table",
-        "tr",
-        "td",
-        "th",
-        "p",
-        "div",
-        "section",
-        "article",
-        "main",
-        "aside",
-        "nav",
-        "header",
-        "footer",
-        "ul",
-        "ol",
-        "li",
-        "dl",
-        "dd",
-        "form",
-        "blockquote",
-        "pre",
-        "figure",
-        "details",
-        "fieldset",
-        "address",
-        "center",
-        "caption",
-        "menu",
-        "hgroup",
-        "search",
-    ];
-    TAGS.iter().copied().find(|t| *t == tag).unwrap_or("div")
-}
 
 /// The repetitions of `seq` (§3.4): each subsequence of length `2..=min(n/2, MAX_PATTERN)`
 /// occurring at least twice without overlap, with its non-overlapping count; longest first,
@@ -283,17 +243,17 @@ pub struct Block {
 /// The page cut into blocks: the node whose child sequence is segmented, that sequence, and
 /// its blocks.
 #[derive(Debug, Clone)]
-pub struct Segmentation {
+pub struct Segmentation<'a> {
     /// The segmented node: the first below the root with more than one child element.
     pub node: NodeId,
     /// Its child sequence.
-    pub sequence: Vec<Element>,
+    pub sequence: Vec<Element<'a>>,
     /// Its blocks, in order.
     pub blocks: Vec<Block>,
 }
 
 /// Segments the page (§3.3-§3.6).
-pub fn segment(tree: &TagTree) -> Option<Segmentation> {
+pub fn segment(tree: &TagTree) -> Option<Segmentation<'_>> {
     if tree.nodes.is_empty() {
         return None;
     }
@@ -368,11 +328,7 @@ impl Cleaner for KeyPattern {
             for element in elements {
                 if let Some(id) = element.node {
                     kept[id as usize] = true;
-                    let sub = tree.node(id).subtree;
-                    counts.terms += sub.terms;
-                    counts.anchor_terms += sub.anchor_terms;
-                    counts.links += sub.links;
-                    counts.images += sub.images;
+                    counts.add(&tree.node(id).subtree);
                 }
             }
         }
@@ -404,11 +360,7 @@ impl Cleaner for KeyPattern {
             }
         }
         if decisions[root as usize].verdict == crate::Verdict::Kept {
-            let own = tree.node(root).own;
-            counts.terms += own.terms;
-            counts.anchor_terms += own.anchor_terms;
-            counts.links += own.links;
-            counts.images += own.images;
+            counts.add(&tree.node(root).own);
         }
         Cleaned::rendered(
             tree,

@@ -108,7 +108,8 @@ pub struct Counts {
 }
 
 impl Counts {
-    fn add(&mut self, other: &Counts) {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &Counts) {
         self.terms += other.terms;
         self.anchor_terms += other.anchor_terms;
         self.links += other.links;
