@@ -33,8 +33,10 @@ fn bench_process(c: &mut Criterion) {
     let cleaner = Framework::default();
     let stats = CollectionStats::default();
     let minhasher = MinHasher::new(MinHashParams::default()).expect("default parameters");
+    let sites = docview::pipeline::SiteModels::default();
     let worker = Worker {
         cleaner: &cleaner,
+        sites: &sites,
         analyzer: Analyzer::new(),
         stats: &stats,
         integrate: IntegrateParams::default(),

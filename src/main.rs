@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use docview::clean::{
-    CLEANERS, DEFAULT_CLEANER, TrainParams, cleaner_by_name, cleaner_with_model, topic_content_page,
+    CLEANERS, DEFAULT_CLEANER, TrainParams, cleaner_with_model, topic_content_page,
 };
 use docview::compare::{CompareOptions, compare, write_report};
 use docview::eval::blocks::{
@@ -962,13 +962,6 @@ impl Progress for Bar {
 }
 
 fn run_ingest(args: IngestArgs) -> Result<()> {
-    if cleaner_by_name(&args.cleaner)?.site_learner().is_some() {
-        eprintln!(
-            "docview: {}: ingest does not learn site models yet (issue 13); every page is cleaned \
-             by the default cleaner, {DEFAULT_CLEANER}",
-            args.cleaner
-        );
-    }
     let mut options = IngestOptions::new(args.inputs, args.out);
     options.cleaner = args.cleaner;
     options.model = args.model;

@@ -769,3 +769,84 @@ fn resume_compares_canonical_inputs_and_names_what_differs() {
     assert!(err.contains("integrate.keywords: was 15, now 10"), "{err}");
     assert!(!err.contains("inputs:"), "{err}");
 }
+
+/// `--cleaner infodiscoverer` in ingest: the site models are learnt from the inputs before the
+/// first pass, so the notice every page of forum.example repeats (which a single-page cleaner
+/// keeps, being the heaviest block) is dropped and each page keeps its own story; the lone page
+/// of another host has no model and is cleaned by the default cleaner; the summary counts both;
+/// any thread count gives the same records; standard input is refused with the reason.
+#[test]
+fn infodiscoverer_ingest_learns_each_sites_model_first() {
+    let stories = [
+        "The night ferry left late because fog covered the outer harbour.",
+        "Apple growers on the ridge picked early to beat a hard frost.",
+        "A glacier guide counted thirty walkers at the hut before noon.",
+        "Canyon riders found the river low and camped on the sand bar.",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let jsonl = dir.path().join("forum.jsonl");
+    let mut lines = String::new();
+    let mut add = |url: String, html: String| {
+        lines.push_str(&serde_json::json!({"url": url, "html": html}).to_string());
+        lines.push('\n');
+    };
+    for (i, story) in stories.iter().enumerate() {
+        add(
+            format!("http://forum.example/t/{i}"),
+            notice_page("forum.example", story),
+        );
+    }
+    add(
+        "http://lone.example/".to_string(),
+        notice_page(
+            "lone.example",
+            "The lighthouse keeper retired after forty winters.",
+        ),
+    );
+    std::fs::write(&jsonl, lines).unwrap();
+
+    let mut outputs = Vec::new();
+    for threads in [1, 2] {
+        let out = dir.path().join(format!("out-{threads}"));
+        let mut options = IngestOptions::new(vec![jsonl.clone()], out.clone());
+        options.threads = threads;
+        options.cleaner = "infodiscoverer".to_string();
+        let summary = ingest(&options, &Silent).expect("ingest");
+        let sites = summary.site_models.clone().expect("site model figures");
+        assert_eq!(sites.cleaner, "infodiscoverer");
+        assert_eq!((sites.hosts, sites.hosts_with_model), (2, 1), "{sites:?}");
+        assert_eq!((sites.pages_with_model, sites.pages_without_model), (4, 1));
+        for record in records(&out) {
+            let topic = &record.docview.topic_content;
+            if record
+                .docview
+                .identifier
+                .starts_with("http://forum.example/")
+            {
+                assert!(!topic.contains("Welcome to the"), "{topic}");
+                assert!(stories.iter().any(|s| topic.contains(s)), "{topic}");
+            } else {
+                // The default cleaner keeps the notice, as the site-templates test shows.
+                assert!(topic.contains("Welcome to the lone.example"), "{topic}");
+            }
+        }
+        outputs.push(std::fs::read(out.join(DOCVIEWS)).unwrap());
+    }
+    assert_eq!(outputs[0], outputs[1], "same records for 1 and 2 threads");
+
+    let refused = docview(&[
+        "ingest",
+        "-",
+        "--out",
+        dir.path().join("stdin").to_str().unwrap(),
+        "--cleaner",
+        "infodiscoverer",
+    ]);
+    assert!(!refused.status.success());
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("standard input can be read once"), "{err}");
+    assert!(
+        !dir.path().join("stdin").exists(),
+        "nothing written for a refused run"
+    );
+}

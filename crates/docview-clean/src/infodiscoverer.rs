@@ -31,6 +31,9 @@
 //!   informative blocks of the site's pages.
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::FxHasher;
 
 use docview_page::{Counts, NodeId, TagTree};
 use docview_text::{Analyzer, Language, detect_language, language_from_tag};
@@ -69,14 +72,36 @@ impl Default for InfoDiscovererParams {
 }
 
 /// What InfoDiscoverer learnt of one site: the entropy of each feature and the threshold.
+/// Features are kept as 64-bit hashes of their text ([`feature_key`]), sorted, so a site's
+/// model costs 16 bytes a feature.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SiteEntropy {
     /// Pages learnt from (`d`).
     pub pages: usize,
-    /// `H(F)` of each feature seen on the learnt pages.
-    pub entropy: HashMap<String, f32>,
+    /// `H(F)` of each feature seen on the learnt pages, by feature key, sorted by key.
+    pub entropy: Vec<(u64, f32)>,
     /// The site's threshold on `H(CB)` (§4.5).
     pub threshold: f32,
+}
+
+impl SiteEntropy {
+    /// `H(F)` of `feature`; 0 for a feature the learnt pages do not have (one page's own).
+    pub fn entropy_of(&self, feature: &str) -> f32 {
+        self.entropy_of_key(feature_key(feature))
+    }
+
+    fn entropy_of_key(&self, key: u64) -> f32 {
+        self.entropy
+            .binary_search_by_key(&key, |&(k, _)| k)
+            .map_or(0.0, |i| self.entropy[i].1)
+    }
+}
+
+/// The key a feature is kept under: its FxHash (deterministic, no per-process seed).
+pub fn feature_key(feature: &str) -> u64 {
+    let mut h = FxHasher::default();
+    feature.hash(&mut h);
+    h.finish()
 }
 
 /// `H(F)` of §4.3 from a feature's frequencies in each of `d` pages (pages without it may be
@@ -186,30 +211,28 @@ fn title_features(tree: &TagTree, analyzer: &Analyzer) -> Vec<(String, u32)> {
     features
 }
 
-/// `H(CB)` (§4.4): the mean entropy of the block's features (0 for a feature not in `entropy`).
+/// `H(CB)` (§4.4): the mean entropy of the block's features under `site` (0 for a feature
+/// the site's learnt pages do not have); `None` for a block without features.
 pub fn block_entropy<'a>(
     features: impl IntoIterator<Item = &'a str>,
-    entropy: &HashMap<String, f32>,
+    site: &SiteEntropy,
 ) -> Option<f32> {
     let (mut sum, mut k) = (0f64, 0usize);
     for f in features {
-        sum += entropy.get(f).copied().unwrap_or(0.0) as f64;
+        sum += site.entropy_of(f) as f64;
         k += 1;
     }
     (k > 0).then(|| (sum / k as f64) as f32)
 }
 
-/// Learns one site's [`SiteEntropy`], one page at a time.
+/// Learns one site's [`SiteEntropy`], one page at a time. Each learnt page is kept as its
+/// blocks' features (keys and frequencies), about 12 bytes a feature of a block, until
+/// [`SiteLearner::finish`].
 struct Learner {
     params: InfoDiscovererParams,
     analyzer: Analyzer,
-    /// Feature ids.
-    ids: HashMap<String, u32>,
-    names: Vec<String>,
-    /// Per feature id: its frequency in each learnt page, as (page, frequency).
-    frequencies: Vec<Vec<(u32, u32)>>,
-    /// Per learnt page, per content block: its feature ids.
-    pages: Vec<Vec<Vec<u32>>>,
+    /// Per learnt page, per content block: its features' keys and frequencies, by key.
+    pages: Vec<Vec<Vec<(u64, u32)>>>,
 }
 
 impl SiteLearner for Learner {
@@ -217,31 +240,29 @@ impl SiteLearner for Learner {
         if self.pages.len() >= self.params.max_pages {
             return;
         }
-        let page = self.pages.len() as u32;
-        let mut page_blocks = Vec::new();
-        for block in content_blocks(tree, self.params.blocks, &self.analyzer) {
-            let mut ids = Vec::with_capacity(block.features.len());
-            for (feature, tf) in block.features {
-                let id = match self.ids.get(&feature) {
-                    Some(&id) => id,
-                    None => {
-                        let id = self.names.len() as u32;
-                        self.ids.insert(feature.clone(), id);
-                        self.names.push(feature);
-                        self.frequencies.push(Vec::new());
-                        id
+        let blocks = content_blocks(tree, self.params.blocks, &self.analyzer)
+            .into_iter()
+            .map(|block| {
+                let mut keyed: Vec<(u64, u32)> = block
+                    .features
+                    .iter()
+                    .map(|(f, tf)| (feature_key(f), *tf))
+                    .collect();
+                keyed.sort_unstable();
+                keyed.dedup_by(|b, a| {
+                    // Two features of one key (a hash collision) count as one.
+                    if a.0 == b.0 {
+                        a.1 += b.1;
+                        true
+                    } else {
+                        false
                     }
-                };
-                let row = &mut self.frequencies[id as usize];
-                match row.last_mut() {
-                    Some((p, f)) if *p == page => *f += tf,
-                    _ => row.push((page, tf)),
-                }
-                ids.push(id);
-            }
-            page_blocks.push(ids);
-        }
-        self.pages.push(page_blocks);
+                });
+                keyed.shrink_to_fit();
+                keyed
+            })
+            .collect();
+        self.pages.push(blocks);
     }
 
     fn finish(self: Box<Self>) -> Option<SiteModel> {
@@ -249,24 +270,50 @@ impl SiteLearner for Learner {
         if d < self.params.min_pages.max(2) {
             return None;
         }
-        let by_id: Vec<f32> = self
-            .frequencies
-            .iter()
-            .map(|row| {
-                let freqs: Vec<u32> = row.iter().map(|&(_, f)| f).collect();
-                feature_entropy(&freqs, d)
-            })
-            .collect();
+        // The F-D matrix as (feature, page, frequency), grouped by feature.
+        let mut cells: Vec<(u64, u32, u32)> = Vec::new();
+        for (page, blocks) in self.pages.iter().enumerate() {
+            for block in blocks {
+                cells.extend(block.iter().map(|&(key, tf)| (key, page as u32, tf)));
+            }
+        }
+        cells.sort_unstable();
+        let mut entropy: Vec<(u64, f32)> = Vec::new();
+        let mut frequencies: Vec<u32> = Vec::new();
+        let mut i = 0;
+        while i < cells.len() {
+            let key = cells[i].0;
+            frequencies.clear();
+            while i < cells.len() && cells[i].0 == key {
+                let page = cells[i].1;
+                let mut tf = 0;
+                while i < cells.len() && cells[i].0 == key && cells[i].1 == page {
+                    tf += cells[i].2;
+                    i += 1;
+                }
+                frequencies.push(tf);
+            }
+            entropy.push((key, feature_entropy(&frequencies, d)));
+        }
+        drop(cells);
+        let site = SiteEntropy {
+            pages: d,
+            entropy,
+            threshold: 0.0,
+        };
         // H(CB) of every learnt block, beside its features.
-        let blocks: Vec<Vec<(f32, &[u32])>> = self
+        let blocks: Vec<Vec<(f32, &[(u64, u32)])>> = self
             .pages
             .iter()
             .map(|page| {
                 page.iter()
-                    .map(|ids| {
-                        let h = ids.iter().map(|&i| by_id[i as usize] as f64).sum::<f64>()
-                            / ids.len().max(1) as f64;
-                        (h as f32, ids.as_slice())
+                    .map(|features| {
+                        let sum: f64 = features
+                            .iter()
+                            .map(|&(key, _)| site.entropy_of_key(key) as f64)
+                            .sum();
+                        let h = sum / features.len().max(1) as f64;
+                        (h as f32, features.as_slice())
                     })
                     .collect()
             })
@@ -275,10 +322,10 @@ impl SiteLearner for Learner {
             blocks
                 .iter()
                 .map(|page| {
-                    let mut seen: Vec<u32> = page
+                    let mut seen: Vec<u64> = page
                         .iter()
                         .filter(|(h, _)| *h <= t)
-                        .flat_map(|(_, ids)| ids.iter().copied())
+                        .flat_map(|(_, features)| features.iter().map(|&(key, _)| key))
                         .collect();
                     seen.sort_unstable();
                     seen.dedup();
@@ -286,12 +333,7 @@ impl SiteLearner for Learner {
                 })
                 .sum()
         });
-        let entropy = self.names.into_iter().zip(by_id).collect();
-        Some(SiteModel::InfoDiscoverer(SiteEntropy {
-            pages: d,
-            entropy,
-            threshold,
-        }))
+        Some(SiteModel::InfoDiscoverer(SiteEntropy { threshold, ..site }))
     }
 }
 
@@ -327,8 +369,7 @@ impl InfoDiscoverer {
         content_blocks(tree, self.params.blocks, &self.analyzer)
             .iter()
             .filter_map(|b| {
-                block_entropy(b.features.iter().map(|(f, _)| f.as_str()), &site.entropy)
-                    .map(|h| (b.node, h))
+                block_entropy(b.features.iter().map(|(f, _)| f.as_str()), site).map(|h| (b.node, h))
             })
             .collect()
     }
@@ -413,9 +454,6 @@ impl Cleaner for InfoDiscoverer {
         Some(Box::new(Learner {
             params: self.params,
             analyzer: self.analyzer.clone(),
-            ids: HashMap::new(),
-            names: Vec::new(),
-            frequencies: Vec::new(),
             pages: Vec::new(),
         }))
     }
@@ -432,7 +470,7 @@ impl Cleaner for InfoDiscoverer {
             return self.fallback.explain(tree);
         };
         let title = title_features(tree, &self.analyzer);
-        let title_h = block_entropy(title.iter().map(|(f, _)| f.as_str()), &model.entropy);
+        let title_h = block_entropy(title.iter().map(|(f, _)| f.as_str()), model);
         self.block_entropies(tree, model)
             .into_iter()
             .map(|(node, h)| BlockEvidence {
@@ -469,11 +507,16 @@ mod tests {
         let skewed = feature_entropy(&[8, 1, 1], 3);
         assert!(skewed > 0.0 && skewed < 1.0);
         // A block of F1 and F7: mean 0.5.
-        let entropy: HashMap<String, f32> =
-            [("f1".to_string(), 1.0), ("f7".to_string(), 0.0)].into();
-        assert_eq!(block_entropy(["f1", "f7"], &entropy), Some(0.5));
-        assert_eq!(block_entropy(["new"], &entropy), Some(0.0));
-        assert_eq!(block_entropy(Vec::<&str>::new(), &entropy), None);
+        let mut entropy = vec![(feature_key("f1"), 1.0), (feature_key("f7"), 0.0)];
+        entropy.sort_unstable_by_key(|e| e.0);
+        let site = SiteEntropy {
+            pages: 2,
+            entropy,
+            threshold: 0.5,
+        };
+        assert_eq!(block_entropy(["f1", "f7"], &site), Some(0.5));
+        assert_eq!(block_entropy(["new"], &site), Some(0.0));
+        assert_eq!(block_entropy(Vec::<&str>::new(), &site), None);
     }
 
     #[test]
@@ -540,8 +583,12 @@ mod tests {
         let model = learner.finish().expect("four pages are enough");
         let SiteModel::InfoDiscoverer(site) = &model;
         assert_eq!(site.pages, 4);
-        assert!(close(site.entropy["copyright"], 1.0));
-        assert!(close(site.entropy["orchard"], 0.0));
+        assert!(close(site.entropy_of("copyright"), 1.0));
+        assert!(close(site.entropy_of("orchard"), 0.0));
+        assert!(
+            site.entropy.windows(2).all(|w| w[0].0 < w[1].0),
+            "sorted by key"
+        );
         for (tree, story) in trees().iter().zip(STORIES) {
             let cleaned = c.clean_in_site(tree, Some(&model));
             assert_eq!(cleaned.topic_text.trim(), story, "{}", cleaned.topic_text);

@@ -29,7 +29,7 @@ use docview_page::{NodeId, Show, TagTree};
 pub use framework::{Analysis, Framework, FrameworkParams};
 pub use infodiscoverer::{
     BlockTags, ContentBlock, InfoDiscoverer, InfoDiscovererParams, SiteEntropy, block_entropy,
-    content_blocks, feature_entropy, greedy_threshold,
+    content_blocks, feature_entropy, feature_key, greedy_threshold,
 };
 pub use keypattern::{
     KeyPattern, KeyPatternParams, Segmentation, child_sequence, key_patterns, repetitions, segment,

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use docview_clean::{Cleaned, Cleaner, Verdict};
+use docview_clean::{Cleaned, Cleaner, SiteModel, Verdict};
 use docview_input::{CharsetSource, decode_html, looks_binary};
 use docview_measure::{FeatureVector, feature_vector};
 use docview_page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
@@ -114,8 +114,21 @@ pub fn extract_page_within(
     cleaner: &dyn Cleaner,
     limits: &PageLimits,
 ) -> Result<Extraction> {
+    extract_page_in_site(bytes, http_charset, input, cleaner, None, limits)
+}
+
+/// [`extract_page_within`] for a page of a site whose model a site-aware cleaner learnt
+/// ([`Cleaner::clean_in_site`]); `None` is a page alone.
+pub fn extract_page_in_site(
+    bytes: &[u8],
+    http_charset: Option<&str>,
+    input: &str,
+    cleaner: &dyn Cleaner,
+    site: Option<&SiteModel>,
+    limits: &PageLimits,
+) -> Result<Extraction> {
     let parsed = parse_page(bytes, http_charset, input, limits)?;
-    let cleaned = cleaner.clean(&parsed.tree);
+    let cleaned = cleaner.clean_in_site(&parsed.tree, site);
     Ok(Extraction {
         charset: parsed.charset,
         charset_source: parsed.charset_source,

@@ -6,7 +6,10 @@
 //! [`TopicPage`](crate::topic::TopicPage), builds the collection statistics from them
 //! (document frequencies, aggressive stop words, shared titles, site templates) and writes them
 //! to its [`spill`]; the second reads them back, integrates, fingerprints and ingests them.
-//! With a `--stats` file there is no first pass and the second cleans the pages itself. Neither
+//! With a `--stats` file there is no first pass and the second cleans the pages itself. A
+//! site-aware cleaner (`--cleaner infodiscoverer`) adds a pass before them that reads the
+//! inputs to learn each web site's model ([`learn_site_models`], bounded in memory); pages are
+//! then cleaned once, with their site's model. Neither
 //! holds the collection: a reader thread hands out batches of pages, the workers process one
 //! batch while the next is read. Output order is the input order whatever the thread count. Commits
 //! every `commit_every` pages make the outputs durable together (see [`state`]); a run stopped
@@ -14,6 +17,7 @@
 
 mod process;
 mod sink;
+mod sites;
 pub mod spill;
 pub mod state;
 mod summary;
@@ -47,6 +51,9 @@ pub use state::{Counters, RunState, Status};
 pub use summary::human_bytes;
 
 use sink::Sink;
+pub use sites::{
+    SITE_SAMPLE_BUDGET, SITE_SAMPLE_PAGES, SiteModelFigures, SiteModels, learn_site_models,
+};
 use spill::{CleanedPage, Event, PageWork, SPILL_FILE, SpillWriter, read_spill};
 
 /// Name of the run state file in the output directory.
@@ -245,6 +252,9 @@ pub struct Summary {
     /// Memory of the replica detector's MinHash index at the end of the run (MinHash
     /// detection, when this session ingested pages).
     pub replica_index: Option<ReplicaIndexMemory>,
+    /// What the site models of a site-aware cleaner covered (none for other cleaners).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site_models: Option<SiteModelFigures>,
 }
 
 /// What the statistics learnt of site templates.
@@ -372,11 +382,20 @@ where
     })
 }
 
+/// The cleaner of a run and, for a site-aware cleaner, its site models.
+#[derive(Clone, Copy)]
+pub struct Cleaning<'a> {
+    /// The cleaner.
+    pub cleaner: &'a dyn Cleaner,
+    /// Its site models (empty for a cleaner that judges pages alone).
+    pub sites: &'a SiteModels,
+}
+
 /// The first pass: cleans every page of the inputs, builds the collection statistics, and
 /// writes the cleaned pages to `spill` for the second pass.
 pub fn build_stats(
     inputs: Inputs,
-    cleaner: &dyn Cleaner,
+    cleaning: Cleaning<'_>,
     limits: PageLimits,
     params: StopwordParams,
     pool: &rayon::ThreadPool,
@@ -412,7 +431,12 @@ pub fn build_stats(
                     pages
                         .par_iter()
                         .map(|p| {
-                            let topic = clean_page(p, cleaner, &limits);
+                            let topic = clean_page(
+                                p,
+                                cleaning.cleaner,
+                                cleaning.sites.model_of(&p.url),
+                                &limits,
+                            );
                             let features = topic
                                 .as_ref()
                                 .ok()
@@ -465,6 +489,16 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let state_path = out.join(STATE_FILE);
     let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
     let pool = crate::error::thread_pool(options.threads)?;
+    if cleaner.site_learner().is_some() && options.inputs.iter().any(|i| i.as_os_str() == "-") {
+        return Err(Error::bad_input(
+            "-",
+            format!(
+                "--cleaner {} learns a model of each site before cleaning, which reads the \
+                 inputs twice; standard input can be read once: save it to a file first",
+                cleaner.name()
+            ),
+        ));
+    }
     // Every input is checked before anything is written: a bad path leaves no output behind.
     // The checked inputs serve the first pass, if there is one.
     let inputs = Inputs::open(&options.inputs)?;
@@ -488,6 +522,25 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
         state
     };
     let stats_path = out.join(STATS_FILE);
+    // A site-aware cleaner needs its site models wherever pages are cleaned: in the first
+    // pass, or in the second when there is no spill of cleaned pages to read.
+    let cleans_pages = !stats_path.exists() || !out.join(SPILL_FILE).exists();
+    let sites =
+        if cleaner.site_learner().is_some() && state.status == Status::Running && cleans_pages {
+            progress.note(&format!(
+                "learning the site models of --cleaner {} (each host's first {SITE_SAMPLE_PAGES} \
+             pages, {SITE_SAMPLE_BUDGET} pages in all)",
+                cleaner.name()
+            ));
+            learn_site_models(
+                Inputs::open(&options.inputs)?,
+                cleaner.as_ref(),
+                options.limits,
+                &pool,
+            )?
+        } else {
+            SiteModels::default()
+        };
     let stats = if stats_path.exists() {
         CollectionStats::load(&stats_path)?
     } else if state.commits > 0 {
@@ -507,7 +560,10 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
                 let mut spill = SpillWriter::create(out)?;
                 let stats = build_stats(
                     inputs,
-                    cleaner.as_ref(),
+                    Cleaning {
+                        cleaner: cleaner.as_ref(),
+                        sites: &sites,
+                    },
                     options.limits,
                     options.stopwords,
                     &pool,
@@ -532,7 +588,10 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
         replica_index = run_ingest(
             options,
             input_bytes,
-            cleaner.as_ref(),
+            Cleaning {
+                cleaner: cleaner.as_ref(),
+                sites: &sites,
+            },
             &stats,
             &pool,
             &mut state,
@@ -559,6 +618,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
         elapsed_secs: state.elapsed_secs,
         resumed,
         replica_index,
+        site_models: sites.figures,
     };
     crate::output::write_json_atomically(&out.join(SUMMARY_FILE), &summary)?;
     Ok(summary)
@@ -568,7 +628,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
 fn run_ingest(
     options: &IngestOptions,
     input_bytes: Option<u64>,
-    cleaner: &dyn Cleaner,
+    cleaning: Cleaning<'_>,
     stats: &CollectionStats,
     pool: &rayon::ThreadPool,
     state: &mut RunState,
@@ -590,7 +650,8 @@ fn run_ingest(
         options.index_heap_bytes,
     )?;
     let worker = Worker {
-        cleaner,
+        cleaner: cleaning.cleaner,
+        sites: cleaning.sites,
         analyzer: Analyzer::new().with_aggressive_stopwords(stats.aggressive_stopwords.clone()),
         stats,
         integrate: options.integrate,

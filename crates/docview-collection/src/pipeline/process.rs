@@ -10,8 +10,8 @@ use url::Url;
 
 use serde::{Deserialize, Serialize};
 
-use crate::clean::Cleaner;
-use crate::extract::{PageLimits, extract_page_within};
+use crate::clean::{Cleaner, SiteModel};
+use crate::extract::{PageLimits, extract_page_in_site};
 use crate::input::RawPage;
 use crate::integrate::{Context, DocView, IntegrateParams, integrate};
 use crate::replica::{Fingerprints, KeywordParams, MinHasher};
@@ -24,6 +24,8 @@ use crate::topic::TopicPage;
 pub struct Worker<'a> {
     /// The cleaner.
     pub cleaner: &'a dyn Cleaner,
+    /// Its site models, for a site-aware cleaner (else empty).
+    pub sites: &'a super::SiteModels,
     /// The analyzer, with the collection's aggressive stop words.
     pub analyzer: Analyzer,
     /// The collection statistics.
@@ -87,17 +89,20 @@ pub fn site_of(url: &str) -> Option<String> {
     }
 }
 
-/// Decodes, parses and cleans one page into its topic page.
+/// Decodes, parses and cleans one page into its topic page (with its site's model, for a
+/// site-aware cleaner).
 pub fn clean_page(
     raw: &RawPage,
     cleaner: &dyn Cleaner,
+    site: Option<&SiteModel>,
     limits: &PageLimits,
 ) -> Result<TopicPage, Unreadable> {
-    extract_page_within(
+    extract_page_in_site(
         &raw.bytes,
         raw.http_charset.as_deref(),
         &raw.origin,
         cleaner,
+        site,
         limits,
     )
     .map(|page| TopicPage::of(&page))
@@ -145,7 +150,7 @@ pub fn page_features(url: &str, page: &TopicPage, analyzer: &Analyzer) -> PageFe
 
 /// Second pass: cleans, integrates and fingerprints one page.
 pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed, Unreadable> {
-    let page = clean_page(&raw, w.cleaner, &w.limits)?;
+    let page = clean_page(&raw, w.cleaner, w.sites.model_of(&raw.url), &w.limits)?;
     Ok(integrate_page(
         seq,
         raw.origin,

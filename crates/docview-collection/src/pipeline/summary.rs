@@ -107,6 +107,20 @@ impl Summary {
             let _ = write!(s, "; {} pages past the line budget", t.unlearnt_pages);
         }
         s.push('\n');
+        if let Some(m) = &self.site_models {
+            let _ = writeln!(
+                s,
+                "  site models ({}) for {} of {} web sites, learnt from {} pages: {} pages \
+                 cleaned with their site's model, {} by the default cleaner (no host, or too \
+                 few pages on it)",
+                m.cleaner,
+                m.hosts_with_model,
+                m.hosts,
+                m.pages_sampled,
+                m.pages_with_model,
+                m.pages_without_model
+            );
+        }
         let _ = writeln!(
             s,
             "\n  {:<10} {:>9} {:>13} {:>12}",
