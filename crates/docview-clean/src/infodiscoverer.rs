@@ -225,6 +225,9 @@ pub fn block_entropy<'a>(
     (k > 0).then(|| (sum / k as f64) as f32)
 }
 
+/// A block's features as (key, frequency), sorted by key.
+type KeyedFeatures = [(u64, u32)];
+
 /// Learns one site's [`SiteEntropy`], one page at a time. Each learnt page is kept as its
 /// blocks' features (keys and frequencies), about 12 bytes a feature of a block, until
 /// [`SiteLearner::finish`].
@@ -302,7 +305,7 @@ impl SiteLearner for Learner {
             threshold: 0.0,
         };
         // H(CB) of every learnt block, beside its features.
-        let blocks: Vec<Vec<(f32, &[(u64, u32)])>> = self
+        let blocks: Vec<Vec<(f32, &KeyedFeatures)>> = self
             .pages
             .iter()
             .map(|page| {
