@@ -271,7 +271,9 @@ struct IngestArgs {
     /// Output directory: created, or empty (or an interrupted ingest with --resume).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// The cleaner to use.
+    /// The cleaner to use. A site-aware one (infodiscoverer, infodiscoverer-table) first
+    /// reads the inputs to learn a model of each web site (each host's first 64 pages), then
+    /// cleans each page with its site's model; the summary counts the pages that had one.
     #[arg(long, value_name = "NAME", default_value = DEFAULT_CLEANER, value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
     cleaner: String,
     /// The learned cleaner's block model file, from `docview train-cleaner` (default: the model
@@ -399,7 +401,9 @@ struct ExtractArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// The cleaner to use.
+    /// The cleaner to use. A site-aware one (infodiscoverer) has no site to learn from in a
+    /// page alone and cleans it with the default cleaner (the JSON report's `site_model` says
+    /// so); `docview eval` and `docview ingest` show it each site's pages together.
     #[arg(long, value_name = "NAME", default_value = DEFAULT_CLEANER, value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
     cleaner: String,
     /// The learned cleaner's block model file, from `docview train-cleaner` (default: the model
