@@ -8,8 +8,8 @@
 //! to its [`spill`]; the second reads them back, integrates, fingerprints and ingests them.
 //! With a `--stats` file there is no first pass and the second cleans the pages itself. A
 //! site-aware cleaner (`--cleaner infodiscoverer`) adds a pass before them that reads the
-//! inputs to learn each web site's model ([`learn_site_models`], bounded in memory); pages are
-//! then cleaned once, with their site's model. Neither
+//! inputs to learn each web site's model ([`learn_site_models`], bounded in memory, parsing
+//! only the sampled pages); pages are then cleaned once, with their site's model. No pass
 //! holds the collection: a reader thread hands out batches of pages, the workers process one
 //! batch while the next is read. Output order is the input order whatever the thread count. Commits
 //! every `commit_every` pages make the outputs durable together (see [`state`]); a run stopped
