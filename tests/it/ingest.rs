@@ -524,14 +524,17 @@ fn notice_page(host: &str, story: &str) -> String {
     )
 }
 
+/// The stories of the forum.example pages (one a page, under the same long notice).
+const FORUM_STORIES: [&str; 4] = [
+    "The night ferry left late because fog covered the outer harbour.",
+    "Apple growers on the ridge picked early to beat a hard frost.",
+    "A glacier guide counted thirty walkers at the hut before noon.",
+    "Canyon riders found the river low and camped on the sand bar.",
+];
+
 #[test]
 fn site_templates_keep_one_template_from_making_different_pages_replicas() {
-    let stories = [
-        "The night ferry left late because fog covered the outer harbour.",
-        "Apple growers on the ridge picked early to beat a hard frost.",
-        "A glacier guide counted thirty walkers at the hut before noon.",
-        "Canyon riders found the river low and camped on the sand bar.",
-    ];
+    let stories = FORUM_STORIES;
     let dir = tempfile::tempdir().unwrap();
     let jsonl = dir.path().join("forum.jsonl");
     let mut lines = String::new();
@@ -777,12 +780,7 @@ fn resume_compares_canonical_inputs_and_names_what_differs() {
 /// any thread count gives the same records; standard input is refused with the reason.
 #[test]
 fn infodiscoverer_ingest_learns_each_sites_model_first() {
-    let stories = [
-        "The night ferry left late because fog covered the outer harbour.",
-        "Apple growers on the ridge picked early to beat a hard frost.",
-        "A glacier guide counted thirty walkers at the hut before noon.",
-        "Canyon riders found the river low and camped on the sand bar.",
-    ];
+    let stories = FORUM_STORIES;
     let dir = tempfile::tempdir().unwrap();
     let jsonl = dir.path().join("forum.jsonl");
     let mut lines = String::new();
