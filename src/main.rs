@@ -635,10 +635,7 @@ fn eval(args: EvalArgs) -> Result<()> {
     }
     let cleaner = cleaner_with_model(&args.cleaner, args.model.as_deref())?;
     for set in &args.sets {
-        let pages = load_set(set)?;
-        if pages.is_empty() {
-            bail!("{}: the set has no pages", set.display());
-        }
+        let pages = load_scored_set(set)?;
         let nulls = pages.iter().filter(|p| p.null_reference).count();
         if nulls > 0 {
             eprintln!(
@@ -647,15 +644,13 @@ fn eval(args: EvalArgs) -> Result<()> {
                 set.display()
             );
         }
-        eprintln!(
-            "scoring cleaner {} on {} pages of {}",
-            cleaner.name(),
-            pages.len(),
-            set.display()
-        );
-        let (report, models) =
-            evaluate_cleaner(&pages, cleaner.as_ref(), args.threads, args.out.is_some())?;
-        say_site_models(cleaner.as_ref(), &models);
+        let report = score_cleaner(
+            &pages,
+            set,
+            cleaner.as_ref(),
+            args.threads,
+            args.out.is_some(),
+        )?;
         out!("{}", report.render_table(args.by_type));
         if let Some(out) = &args.out {
             report
@@ -669,6 +664,35 @@ fn eval(args: EvalArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// A labelled set's pages; a set without pages is an error naming it.
+fn load_scored_set(set: &std::path::Path) -> Result<Vec<docview::eval::LabelledPage>> {
+    let pages = load_set(set)?;
+    if pages.is_empty() {
+        bail!("{}: the set has no pages", set.display());
+    }
+    Ok(pages)
+}
+
+/// Scores `cleaner` on the pages of `set`, saying so on standard error (and, for a site-aware
+/// cleaner, how many pages had a site model).
+fn score_cleaner(
+    pages: &[docview::eval::LabelledPage],
+    set: &std::path::Path,
+    cleaner: &dyn docview::clean::Cleaner,
+    threads: usize,
+    keep_predictions: bool,
+) -> Result<docview::eval::EvalReport> {
+    eprintln!(
+        "scoring cleaner {} on {} pages of {}",
+        cleaner.name(),
+        pages.len(),
+        set.display()
+    );
+    let (report, models) = evaluate_cleaner(pages, cleaner, threads, keep_predictions)?;
+    say_site_models(cleaner, &models);
+    Ok(report)
 }
 
 /// For a site-aware cleaner, how many pages had a site model (on standard error).
@@ -709,20 +733,10 @@ fn eval_all(args: &EvalArgs) -> Result<()> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     for set in &args.sets {
-        let pages = load_set(set)?;
-        if pages.is_empty() {
-            bail!("{}: the set has no pages", set.display());
-        }
+        let pages = load_scored_set(set)?;
         let mut reports = Vec::with_capacity(cleaners.len());
         for cleaner in &cleaners {
-            eprintln!(
-                "scoring cleaner {} on {} pages of {}",
-                cleaner.name(),
-                pages.len(),
-                set.display()
-            );
-            let (report, models) = evaluate_cleaner(&pages, cleaner.as_ref(), args.threads, false)?;
-            say_site_models(cleaner.as_ref(), &models);
+            let report = score_cleaner(&pages, set, cleaner.as_ref(), args.threads, false)?;
             reports.push((cleaner.name(), report));
         }
         let rows: Vec<(&str, &docview::eval::EvalReport)> =

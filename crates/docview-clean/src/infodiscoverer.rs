@@ -177,8 +177,12 @@ fn block_of(tree: &TagTree, mode: BlockTags) -> Vec<NodeId> {
 /// The content blocks of a page (§4.1) with their features (§4.2), in document order; blocks
 /// without text are left out.
 pub fn content_blocks(tree: &TagTree, mode: BlockTags, analyzer: &Analyzer) -> Vec<ContentBlock> {
+    blocks_of_owners(tree, &block_of(tree, mode), analyzer)
+}
+
+/// [`content_blocks`] with each node's block (`owner`, from [`block_of`]) already known.
+fn blocks_of_owners(tree: &TagTree, owner: &[NodeId], analyzer: &Analyzer) -> Vec<ContentBlock> {
     let lang = page_language(tree);
-    let owner = block_of(tree, mode);
     let mut counts: Vec<HashMap<String, u32>> = vec![HashMap::new(); tree.nodes.len()];
     for (id, node) in tree.nodes.iter().enumerate() {
         if node.hidden || node.own.terms == 0 {
@@ -369,7 +373,16 @@ impl InfoDiscoverer {
 
     /// Each content block of `tree` with its `H(CB)` under `site`, in document order.
     pub fn block_entropies(&self, tree: &TagTree, site: &SiteEntropy) -> Vec<(NodeId, f32)> {
-        content_blocks(tree, self.params.blocks, &self.analyzer)
+        self.entropies_of_owners(tree, &block_of(tree, self.params.blocks), site)
+    }
+
+    fn entropies_of_owners(
+        &self,
+        tree: &TagTree,
+        owner: &[NodeId],
+        site: &SiteEntropy,
+    ) -> Vec<(NodeId, f32)> {
+        blocks_of_owners(tree, owner, &self.analyzer)
             .iter()
             .filter_map(|b| {
                 block_entropy(b.features.iter().map(|(f, _)| f.as_str()), site).map(|h| (b.node, h))
@@ -380,7 +393,7 @@ impl InfoDiscoverer {
     fn clean_with(&self, tree: &TagTree, site: &SiteEntropy) -> Cleaned {
         let owner = block_of(tree, self.params.blocks);
         let mut informative = vec![false; tree.nodes.len()];
-        for (node, h) in self.block_entropies(tree, site) {
+        for (node, h) in self.entropies_of_owners(tree, &owner, site) {
             informative[node as usize] = h <= site.threshold;
         }
         let mut decisions = Vec::with_capacity(tree.nodes.len());

@@ -69,12 +69,18 @@ pub struct Element<'a> {
 /// heading text of one level is one `hN`) and its images, in document order.
 pub fn child_sequence(tree: &TagTree, id: NodeId) -> Vec<Element<'_>> {
     let mut out = Vec::new();
+    for_each_child_element(tree, id, |e| out.push(e));
+    out
+}
+
+/// Calls `f` with each element of [`child_sequence`], without collecting them.
+fn for_each_child_element<'a>(tree: &'a TagTree, id: NodeId, mut f: impl FnMut(Element<'a>)) {
     let mut heading = 0u8;
     for item in &tree.node(id).items {
         match *item {
             Item::Child(child) if !tree.node(child).hidden => {
                 heading = 0;
-                out.push(Element {
+                f(Element {
                     tag: &tree.node(child).tag,
                     node: Some(child),
                 });
@@ -82,7 +88,7 @@ pub fn child_sequence(tree: &TagTree, id: NodeId) -> Vec<Element<'_>> {
             Item::Child(_) => {}
             Item::Text { style, .. } => {
                 if style.heading > 0 && style.heading != heading {
-                    out.push(Element {
+                    f(Element {
                         tag: HEADINGS[style.heading as usize - 1],
                         node: None,
                     });
@@ -91,7 +97,7 @@ pub fn child_sequence(tree: &TagTree, id: NodeId) -> Vec<Element<'_>> {
             }
             Item::Image { .. } => {
                 heading = 0;
-                out.push(Element {
+                f(Element {
                     tag: "img",
                     node: None,
                 });
@@ -99,7 +105,6 @@ pub fn child_sequence(tree: &TagTree, id: NodeId) -> Vec<Element<'_>> {
             Item::Break => heading = 0,
         }
     }
-    out
 }
 
 const HEADINGS: [&str; 6] = ["h1", "h2", "h3", "h4", "h5", "h6"];
@@ -215,11 +220,11 @@ pub fn tags_below(tree: &TagTree) -> Vec<u32> {
     let mut below: Vec<u32> = (0..tree.nodes.len())
         .map(|id| {
             let id = id as NodeId;
-            if tree.node(id).hidden {
-                0
-            } else {
-                child_sequence(tree, id).len() as u32
+            let mut n = 0;
+            if !tree.node(id).hidden {
+                for_each_child_element(tree, id, |_| n += 1);
             }
+            n
         })
         .collect();
     for id in (1..tree.nodes.len()).rev() {
