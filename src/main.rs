@@ -472,6 +472,11 @@ struct EvalArgs {
     /// (REPORT with the set's name added before the extension).
     #[arg(long, value_name = "N")]
     folds: Option<usize>,
+    /// Clean every page alone, without the model of its site: the learned cleaner without its
+    /// site evidence, a site-aware cleaner such as infodiscoverer by its fallback. To measure
+    /// what the site models gain (with --folds too).
+    #[arg(long)]
+    pages_alone: bool,
     #[command(flatten)]
     train: TrainOpts,
     /// Worker threads (0: one per core).
@@ -650,6 +655,7 @@ fn eval(args: EvalArgs) -> Result<()> {
             cleaner.as_ref(),
             args.threads,
             args.out.is_some(),
+            !args.pages_alone,
         )?;
         out!("{}", report.render_table(args.by_type));
         if let Some(out) = &args.out {
@@ -683,6 +689,7 @@ fn score_cleaner(
     cleaner: &dyn docview::clean::Cleaner,
     threads: usize,
     keep_predictions: bool,
+    site_models: bool,
 ) -> Result<docview::eval::EvalReport> {
     eprintln!(
         "scoring cleaner {} on {} pages of {}",
@@ -690,7 +697,8 @@ fn score_cleaner(
         pages.len(),
         set.display()
     );
-    let (report, models) = evaluate_cleaner(pages, cleaner, threads, keep_predictions)?;
+    let (report, models) =
+        evaluate_cleaner(pages, cleaner, threads, keep_predictions, site_models)?;
     say_site_models(cleaner, &models);
     Ok(report)
 }
@@ -701,8 +709,8 @@ fn say_site_models(cleaner: &dyn docview::clean::Cleaner, models: &SiteModels) {
         return;
     }
     eprintln!(
-        "{}: site models for {} pages; {} pages (sites of too few pages, or no site) cleaned by \
-         the default cleaner; {} sites, models learnt in {:.1} s",
+        "{}: site models for {} pages; {} pages (sites of too few pages, no site, or \
+         --pages-alone) cleaned without one; {} sites, models learnt in {:.1} s",
         cleaner.name(),
         models.pages_with_model,
         models.pages_without_model,
@@ -736,7 +744,14 @@ fn eval_all(args: &EvalArgs) -> Result<()> {
         let pages = load_scored_set(set)?;
         let mut reports = Vec::with_capacity(cleaners.len());
         for cleaner in &cleaners {
-            let report = score_cleaner(&pages, set, cleaner.as_ref(), args.threads, false)?;
+            let report = score_cleaner(
+                &pages,
+                set,
+                cleaner.as_ref(),
+                args.threads,
+                false,
+                !args.pages_alone,
+            )?;
             reports.push((cleaner.name(), report));
         }
         let rows: Vec<(&str, &docview::eval::EvalReport)> =
@@ -795,9 +810,15 @@ fn eval_folds(args: &EvalArgs, folds: usize) -> Result<()> {
     if sites < folds {
         bail!("the sets hold {sites} sites, fewer than --folds {folds}");
     }
-    let cv = cross_validate(&sets, &blocks, folds, &params, args.threads, |line| {
-        eprintln!("{line}")
-    })?;
+    let cv = cross_validate(
+        &sets,
+        &blocks,
+        folds,
+        &params,
+        args.threads,
+        !args.pages_alone,
+        |line| eprintln!("{line}"),
+    )?;
     outln!(
         "site-grouped {folds}-fold cross-validation over {pages} pages of {sites} sites \
          (sites per fold: {:?}, pages per fold: {:?})",
@@ -843,7 +864,11 @@ fn train_cleaner(args: TrainCleanerArgs) -> Result<()> {
     for (stage, what) in [
         (1, "block features"),
         (2, "block features and context scores"),
+        (3, "the site stage: stage 2's rows and the site evidence"),
     ] {
+        if stage == 3 && !model.has_site_stage() {
+            continue;
+        }
         outln!("stage {stage} ({what}), the 12 largest shares of its gain:");
         for (name, share) in model.importance(stage).iter().take(12) {
             outln!("  {name:<28} {share:.3}");

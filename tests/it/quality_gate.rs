@@ -53,7 +53,7 @@ fn evaluate(cleaner: &str, dir: &Path) -> EvalReport {
     let cleaner = cleaner_by_name(cleaner).expect("known cleaner");
     let pages = load_set(dir).unwrap_or_else(|e| panic!("{e}"));
     // As `docview eval` scores it: a site-aware cleaner sees each site's pages together.
-    evaluate_cleaner(&pages, cleaner.as_ref(), 0, false)
+    evaluate_cleaner(&pages, cleaner.as_ref(), 0, false, true)
         .unwrap_or_else(|e| panic!("{e}"))
         .0
 }
@@ -143,6 +143,7 @@ fn cross_validated_f1_does_not_go_down() {
         cv.folds,
         &TrainParams::default(),
         0,
+        true,
         |line| eprintln!("{line}"),
     )
     .unwrap_or_else(|e| panic!("{e}"));

@@ -474,6 +474,10 @@ impl Cleaner for InfoDiscoverer {
         }))
     }
 
+    fn needs_site_models(&self) -> bool {
+        true
+    }
+
     fn clean_in_site(&self, tree: &TagTree, site: Option<&SiteModel>) -> Cleaned {
         match site {
             Some(SiteModel::InfoDiscoverer(model)) => self.clean_with(tree, model),
@@ -597,7 +601,9 @@ mod tests {
             learner.add(t);
         }
         let model = learner.finish().expect("four pages are enough");
-        let SiteModel::InfoDiscoverer(site) = &model;
+        let SiteModel::InfoDiscoverer(site) = &model else {
+            panic!("not InfoDiscoverer's model: {model:?}");
+        };
         assert_eq!(site.pages, 4);
         assert!(close(site.entropy_of("copyright"), 1.0));
         assert!(close(site.entropy_of("orchard"), 0.0));

@@ -4,7 +4,9 @@
 //! `eem` keeps the block of maximum entropy of Nyein's Entropy Evaluation Model (003);
 //! `keypattern` the blocks of enough important tags, cut at key patterns (001);
 //! `infodiscoverer` learns from the other pages of a site which blocks repeat (000): a
-//! site-aware cleaner ([`Cleaner::site_learner`], [`SiteModel`]).
+//! site-aware cleaner ([`Cleaner::site_learner`], [`SiteModel`]). The learned cleaner is
+//! site-aware too when its model has a site stage: it reads what a site's pages repeat
+//! ([`site_evidence`]) as more features of its block decision.
 
 #![deny(missing_docs)]
 
@@ -18,6 +20,7 @@ mod learned;
 pub mod lexicon;
 mod model;
 mod purified;
+pub mod site_evidence;
 
 use serde::Serialize;
 
@@ -37,9 +40,11 @@ pub use keypattern::{
 };
 pub use learned::{Explained, Learned, decide};
 pub use model::{
-    BlockModel, MODEL_FORMAT, MODEL_VERSION, Stage, TrainParams, joined_rows, model_digest,
+    BlockModel, MODEL_FORMAT, MODEL_VERSION, SITE_WIDTH, Stage, TrainParams, joined_rows,
+    model_digest, site_rows,
 };
 pub use purified::topic_content_page;
+pub use site_evidence::{PageSignature, RepeatsLearner, SiteRepeats};
 
 /// What became of a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -182,6 +187,13 @@ pub trait Cleaner: Send + Sync {
     fn site_learner(&self) -> Option<Box<dyn SiteLearner>> {
         None
     }
+    /// True for a site-aware cleaner whose method is its site models (without one it only
+    /// hands pages to its fallback), false for one whose site models refine a method that
+    /// works on each page alone (the learned cleaner's site evidence). Ingest refuses
+    /// standard input, which it can read only once, for the first kind.
+    fn needs_site_models(&self) -> bool {
+        false
+    }
     /// Cleans one page of a site with the site's model. A cleaner that judges each page alone
     /// ignores the model; a site-aware cleaner given none (the site had too few pages) cleans
     /// with its fallback, the default cleaner.
@@ -200,6 +212,8 @@ pub trait Cleaner: Send + Sync {
 pub enum SiteModel {
     /// InfoDiscoverer's feature entropies and threshold.
     InfoDiscoverer(SiteEntropy),
+    /// What the site's pages repeat: the learned cleaner's site evidence.
+    Repeats(SiteRepeats),
 }
 
 /// Builds one site's [`SiteModel`] from its pages, one tag tree at a time, within the memory

@@ -21,13 +21,14 @@ use super::features::{
     BlockFeatures, CONTEXT_NAMES, FEATURE_NAMES, N_CONTEXT, N_FEATURES, context_rows, parents,
 };
 use super::lexicon::Lexicon;
+use super::site_evidence::{N_SITE, SITE_NAMES};
 use crate::{Error, Result};
 use docview_page::TagTree;
 
 /// The format name written in every model file.
 pub const MODEL_FORMAT: &str = "docview-block-model";
 /// The version of the model file layout and of the features; bumped whenever either changes.
-pub const MODEL_VERSION: u32 = 2;
+pub const MODEL_VERSION: u32 = 3;
 
 /// The model shipped inside the binary, gzip-compressed (built by `docview train-cleaner`, see
 /// the README).
@@ -102,8 +103,23 @@ pub struct BlockModel {
     /// The second stage: a score per block from its features and the first-stage scores of
     /// its context ([`CONTEXT_NAMES`](super::features::CONTEXT_NAMES)).
     stage2: Stage,
+    /// The second stage for pages whose site has a model: it reads the second stage's rows
+    /// and the blocks' [site evidence](super::site_evidence) besides. A model without one
+    /// cleans every page with the second stage.
+    #[serde(default)]
+    site_stage: Option<Stage>,
     /// The word weights that fill the lexicon features of each row.
     lexicon: Lexicon,
+}
+
+/// The names of every feature a model reads, in row order: the block features, the context of
+/// the second stage, the site evidence of the site stage.
+fn all_feature_names() -> impl Iterator<Item = &'static str> {
+    FEATURE_NAMES
+        .iter()
+        .chain(CONTEXT_NAMES)
+        .chain(SITE_NAMES)
+        .copied()
 }
 
 /// One stage of boosted trees, reading rows of a fixed width.
@@ -342,15 +358,28 @@ impl Stage {
 }
 
 impl BlockModel {
-    /// A model of two trained stages: `stage1` on rows of [`N_FEATURES`], `stage2` on rows of
-    /// [`N_FEATURES`] + [`N_CONTEXT`].
+    /// A model of trained stages: `stage1` on rows of [`N_FEATURES`], `stage2` on rows of
+    /// [`N_FEATURES`] + [`N_CONTEXT`], and `site_stage`, if any, on rows of those and
+    /// [`N_SITE`].
     pub fn from_stages(
         stage1: Stage,
         stage2: Stage,
+        site_stage: Option<Stage>,
         lexicon: Lexicon,
         params: &TrainParams,
         trained_on: String,
     ) -> Result<BlockModel> {
+        if let Some(stage) = &site_stage
+            && stage.width != SITE_WIDTH
+        {
+            return Err(Error::Model {
+                source_name: "training".into(),
+                reason: format!(
+                    "a site stage of {} features, expected {SITE_WIDTH}",
+                    stage.width
+                ),
+            });
+        }
         if stage1.width != N_FEATURES || stage2.width != N_FEATURES + N_CONTEXT {
             return Err(Error::Model {
                 source_name: "training".into(),
@@ -365,16 +394,13 @@ impl BlockModel {
         Ok(BlockModel {
             format: MODEL_FORMAT.into(),
             version: MODEL_VERSION,
-            features: FEATURE_NAMES
-                .iter()
-                .chain(CONTEXT_NAMES)
-                .map(|s| s.to_string())
-                .collect(),
+            features: all_feature_names().map(str::to_string).collect(),
             threshold: 0.5,
             trained_on,
             params: params.clone(),
             stage1,
             stage2,
+            site_stage,
             lexicon,
         })
     }
@@ -457,12 +483,11 @@ impl BlockModel {
             .features
             .iter()
             .map(String::as_str)
-            .eq(FEATURE_NAMES.iter().chain(CONTEXT_NAMES).copied())
+            .eq(all_feature_names())
         {
             return Err(err(format!(
-                "trained on {} features that are not this docview's {}",
+                "trained on {} features that are not this docview's {SITE_WIDTH}",
                 model.features.len(),
-                N_FEATURES + N_CONTEXT
             )));
         }
         for (stage, width, name) in [
@@ -481,6 +506,20 @@ impl BlockModel {
                 ))
             })?;
         }
+        if let Some(stage) = &mut model.site_stage {
+            if stage.width != SITE_WIDTH {
+                return Err(err(format!(
+                    "its site stage reads rows of {} features, expected {SITE_WIDTH}",
+                    stage.width
+                )));
+            }
+            stage.flat = FlatTrees::of(&stage.booster, SITE_WIDTH).ok_or_else(|| {
+                err(format!(
+                    "its site stage has a tree that splits on a feature past {SITE_WIDTH} or \
+                     names a node it lacks"
+                ))
+            })?;
+        }
         Ok(model)
     }
 
@@ -492,10 +531,28 @@ impl BlockModel {
         })
     }
 
+    /// True when the model has a site stage: it reads site evidence where a page's site has a
+    /// model.
+    pub fn has_site_stage(&self) -> bool {
+        self.site_stage.is_some()
+    }
+
     /// The score (probability of topic content) of each text block of a page: the lexicon
     /// features filled in from the model's lexicon, then the first stage on the features and
     /// the second on the features and its context's first-stage scores.
     pub fn scores(&self, tree: &TagTree, features: &mut BlockFeatures) -> Vec<f32> {
+        self.scores_in_site(tree, features, None)
+    }
+
+    /// [`BlockModel::scores`] for a page whose site has a model: `site` holds each block's
+    /// [site evidence](super::site_evidence) row ([`N_SITE`] values), read by the site stage
+    /// in place of the second. Without `site`, or without a site stage, the second scores.
+    pub fn scores_in_site(
+        &self,
+        tree: &TagTree,
+        features: &mut BlockFeatures,
+        site: Option<&[f32]>,
+    ) -> Vec<f32> {
         if features.is_empty() {
             return Vec::new();
         }
@@ -507,19 +564,29 @@ impl BlockModel {
             .map(|&id| tree.node(id).own.terms)
             .collect();
         let context = context_rows(&parents(tree), features, &terms, &first);
-        self.stage2.scores(&joined_rows(features, &context))
+        let joined = joined_rows(features, &context);
+        match (&self.site_stage, site) {
+            (Some(stage), Some(site)) if site.len() == features.len() * N_SITE => {
+                stage.scores(&site_rows(&joined, N_FEATURES + N_CONTEXT, site))
+            }
+            _ => self.stage2.scores(&joined),
+        }
     }
 
     /// Each feature's share of a stage's total gain, largest first: stage 1 ranks the block
     /// features, stage 2 the block features and the context scores.
+    /// Stage 3 is the site stage (empty when the model has none).
     pub fn importance(&self, stage: u8) -> Vec<(&'static str, f32)> {
-        let (booster, names): (&GradientBooster, Vec<&'static str>) = if stage == 1 {
-            (&self.stage1.booster, FEATURE_NAMES.to_vec())
-        } else {
-            (
+        let (booster, names): (&GradientBooster, Vec<&'static str>) = match stage {
+            1 => (&self.stage1.booster, FEATURE_NAMES.to_vec()),
+            2 => (
                 &self.stage2.booster,
                 FEATURE_NAMES.iter().chain(CONTEXT_NAMES).copied().collect(),
-            )
+            ),
+            _ => match &self.site_stage {
+                Some(site) => (&site.booster, all_feature_names().collect()),
+                None => return Vec::new(),
+            },
         };
         let gains = booster.calculate_feature_importance(
             forust_ml::gradientbooster::ImportanceMethod::TotalGain,
@@ -554,6 +621,20 @@ pub fn joined_rows(features: &BlockFeatures, context: &[f32]) -> Vec<f32> {
         rows.extend_from_slice(&context[k * N_CONTEXT..(k + 1) * N_CONTEXT]);
     }
     rows
+}
+
+/// Width of the site stage's rows.
+pub const SITE_WIDTH: usize = N_FEATURES + N_CONTEXT + N_SITE;
+
+/// Rows of `width` values (of `rows`), each followed by its block's site-evidence row (of
+/// `site`, [`N_SITE`] values): the rows of a site stage.
+pub fn site_rows(rows: &[f32], width: usize, site: &[f32]) -> Vec<f32> {
+    let mut out = Vec::with_capacity(rows.len() / width.max(1) * (width + N_SITE));
+    for (row, evidence) in rows.chunks_exact(width).zip(site.chunks_exact(N_SITE)) {
+        out.extend_from_slice(row);
+        out.extend_from_slice(evidence);
+    }
+    out
 }
 
 /// Row-major `f32` rows to the column-major `f64` layout forust reads.
@@ -601,11 +682,74 @@ mod tests {
         BlockModel::from_stages(
             s1,
             s2,
+            None,
             Lexicon::default(),
             &params,
             "200 synthetic rows".into(),
         )
         .unwrap()
+    }
+
+    /// The tiny model with a site stage, whose evidence decides: content when the second site
+    /// feature (text repeat) is low, whatever the first block feature says.
+    fn tiny_site_model() -> BlockModel {
+        let params = TrainParams {
+            trees: 5,
+            max_depth: 3,
+            seed: 1,
+            threads: 1,
+            ..TrainParams::default()
+        };
+        let n = 200;
+        let (mut second, mut labels) = (Vec::new(), Vec::new());
+        for i in 0..n {
+            let repeat = if i % 2 == 0 { 0.0 } else { 1.0 };
+            let mut row = vec![0.0f32; N_FEATURES];
+            row[0] = i as f32 / n as f32;
+            let evidence = [1.0, repeat, 1.0, 0.5, 0.5];
+            second.extend_from_slice(&row);
+            second.extend(std::iter::repeat_n(0.5, N_CONTEXT));
+            second.extend_from_slice(&evidence);
+            labels.push(1.0 - f64::from(repeat));
+        }
+        let weights = vec![1.0; n];
+        let mut model = tiny_model(1);
+        model.site_stage =
+            Some(Stage::train(&second, SITE_WIDTH, &labels, &weights, &params).unwrap());
+        model
+    }
+
+    #[test]
+    fn the_site_stage_reads_the_evidence_and_survive_the_file_format() {
+        let model = tiny_site_model();
+        assert!(model.has_site_stage());
+        let tree = docview_page::build(
+            "<body><div><p>one two three four</p><p>five six seven eight</p></div></body>",
+        );
+        let analysis = crate::Framework::default().analyse(&tree).unwrap();
+        let mut features = crate::features::block_features(&tree, &analysis);
+        assert_eq!(features.len(), 2);
+        // The first block repeats on every other page of its site, the second on none.
+        let site = [[1.0, 1.0, 1.0, 0.5, 0.5], [1.0, 0.0, 1.0, 0.5, 0.5]].concat();
+        let scores = model.scores_in_site(&tree, &mut features, Some(&site));
+        assert!(scores[0] < 0.5 && scores[1] > 0.5, "{scores:?}");
+        // Without evidence the first two stages score, as for any page alone.
+        assert_eq!(
+            model.scores_in_site(&tree, &mut features, None),
+            model.scores(&tree, &mut features)
+        );
+        // Evidence of the wrong length is not read.
+        assert_eq!(
+            model.scores_in_site(&tree, &mut features, Some(&site[..N_SITE])),
+            model.scores(&tree, &mut features)
+        );
+        let back = BlockModel::from_json(&model.to_json().unwrap(), "m").unwrap();
+        assert!(back.has_site_stage());
+        assert_eq!(
+            back.scores_in_site(&tree, &mut features, Some(&site)),
+            scores
+        );
+        assert_eq!(back.to_json().unwrap(), model.to_json().unwrap());
     }
 
     #[test]

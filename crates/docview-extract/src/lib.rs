@@ -246,7 +246,8 @@ pub struct ExtractReport<'a> {
     /// The cleaner used.
     pub cleaner: &'static str,
     /// For a site-aware cleaner, the site model it cleaned with: one page alone has none, so
-    /// its fallback, the default cleaner, cleaned the page (and says so here).
+    /// infodiscoverer's fallback, the default cleaner, cleaned the page, or the learned cleaner
+    /// cleaned it without site evidence (and says so here).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub site_model: Option<String>,
     /// Charset used and where it came from.
@@ -350,11 +351,17 @@ impl Extraction {
             url,
             cleaner: cleaner.name(),
             site_model: cleaner.site_learner().map(|_| {
-                format!(
-                    "none: one page alone has no site to learn from; cleaned by the default \
-                     cleaner, {}",
-                    docview_clean::DEFAULT_CLEANER
-                )
+                if cleaner.needs_site_models() {
+                    format!(
+                        "none: one page alone has no site to learn from; cleaned by the default \
+                         cleaner, {}",
+                        docview_clean::DEFAULT_CLEANER
+                    )
+                } else {
+                    "none: one page alone has no site to learn from; cleaned without site \
+                     evidence"
+                        .to_string()
+                }
             }),
             charset: self.charset,
             charset_source: self.charset_source,

@@ -489,7 +489,8 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let state_path = out.join(STATE_FILE);
     let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
     let pool = crate::error::thread_pool(options.threads)?;
-    if cleaner.site_learner().is_some() && options.inputs.iter().any(|i| i.as_os_str() == "-") {
+    let from_stdin = options.inputs.iter().any(|i| i.as_os_str() == "-");
+    if cleaner.needs_site_models() && from_stdin {
         return Err(Error::bad_input(
             "-",
             format!(
@@ -525,22 +526,32 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     // A site-aware cleaner needs its site models wherever pages are cleaned: in the first
     // pass, or in the second when there is no spill of cleaned pages to read.
     let cleans_pages = !stats_path.exists() || !out.join(SPILL_FILE).exists();
-    let sites =
-        if cleaner.site_learner().is_some() && state.status == Status::Running && cleans_pages {
-            progress.note(&format!(
-                "learning the site models of --cleaner {} (each host's first {SITE_SAMPLE_PAGES} \
+    if cleaner.site_learner().is_some() && from_stdin && cleans_pages {
+        progress.note(&format!(
+            "standard input can be read only once: --cleaner {} cleans each page without its \
+             site's model",
+            cleaner.name()
+        ));
+    }
+    let sites = if cleaner.site_learner().is_some()
+        && !from_stdin
+        && state.status == Status::Running
+        && cleans_pages
+    {
+        progress.note(&format!(
+            "learning the site models of --cleaner {} (each host's first {SITE_SAMPLE_PAGES} \
              pages, {SITE_SAMPLE_BUDGET} pages in all)",
-                cleaner.name()
-            ));
-            learn_site_models(
-                Inputs::open(&options.inputs)?,
-                cleaner.as_ref(),
-                options.limits,
-                &pool,
-            )?
-        } else {
-            SiteModels::default()
-        };
+            cleaner.name()
+        ));
+        learn_site_models(
+            Inputs::open(&options.inputs)?,
+            cleaner.as_ref(),
+            options.limits,
+            &pool,
+        )?
+    } else {
+        SiteModels::default()
+    };
     let stats = if stats_path.exists() {
         CollectionStats::load(&stats_path)?
     } else if state.commits > 0 {

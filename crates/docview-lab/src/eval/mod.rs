@@ -17,7 +17,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::Result;
-use crate::clean::{Cleaner, SiteModel};
+use crate::clean::{Cleaner, SiteLearner, SiteModel};
 use crate::extract::{PageLimits, parse_page};
 use crate::input::read_page_bytes;
 
@@ -117,6 +117,16 @@ pub fn learn_site_models(
     cleaner: &dyn Cleaner,
     threads: usize,
 ) -> Result<SiteModels> {
+    learn_site_models_with(pages, &|| cleaner.site_learner(), threads)
+}
+
+/// [`learn_site_models`] with the learners `learner` makes (one per site; `None`: the pages
+/// are judged alone).
+pub fn learn_site_models_with(
+    pages: &[LabelledPage],
+    learner: &(dyn Fn() -> Option<Box<dyn SiteLearner>> + Sync),
+    threads: usize,
+) -> Result<SiteModels> {
     let mut by_site: std::collections::BTreeMap<String, Vec<&LabelledPage>> = Default::default();
     let mut alone = 0;
     for page in pages {
@@ -125,7 +135,7 @@ pub fn learn_site_models(
             None => alone += 1,
         }
     }
-    if cleaner.site_learner().is_none() {
+    if learner().is_none() {
         return Ok(SiteModels {
             sites: by_site.len() + alone,
             pages_without_model: pages.len(),
@@ -141,7 +151,7 @@ pub fn learn_site_models(
                 site_pages.sort_by(|a, b| a.file_id.cmp(&b.file_id));
                 let n = site_pages.len();
                 let start = Instant::now();
-                let Some(mut learner) = cleaner.site_learner() else {
+                let Some(mut learner) = learner() else {
                     return (site, n, None, 0.0);
                 };
                 for page in site_pages {
@@ -179,14 +189,22 @@ pub fn learn_site_models(
 /// ([`learn_site_models`]) and cleans each page with its site's; a cleaner that judges pages
 /// alone cleans them one by one. Returns the report and the site models' summary; the
 /// report's speed figures include the time spent learning the models.
+///
+/// With `site_models` false, every page is cleaned alone, as by a cleaner that is not
+/// site-aware (`docview eval --pages-alone`).
 pub fn evaluate_cleaner(
     pages: &[LabelledPage],
     cleaner: &dyn Cleaner,
     threads: usize,
     keep_predictions: bool,
+    site_models: bool,
 ) -> Result<(EvalReport, SiteModels)> {
     let start = Instant::now();
-    let models = learn_site_models(pages, cleaner, threads)?;
+    let models = if site_models {
+        learn_site_models(pages, cleaner, threads)?
+    } else {
+        learn_site_models_with(pages, &|| None, threads)?
+    };
     let learn_wall = start.elapsed().as_secs_f64();
     let mut report = run_eval_pages(
         pages,
