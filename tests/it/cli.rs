@@ -1016,3 +1016,126 @@ fn site_aware_cleaner_says_which_pages_had_a_site_model() {
     assert_eq!(pages, 35);
     assert!(f1 > 0.8, "{f1}");
 }
+
+/// `train-cleaner --site-evidence` gives a model with a site stage; its cleaner learns each
+/// site's evidence first wherever it cleans a site's pages (eval, ingest), and `--pages-alone`
+/// turns that off. The shipped model has no site stage: the default ingest learns nothing
+/// first.
+#[test]
+fn a_site_evidence_model_learns_each_sites_pages_first() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let set = Path::new(SAMPLES).join("labelled");
+    let set = set.to_str().unwrap();
+    let model = dir.path().join("site.json");
+    let model = model.to_str().unwrap();
+    let out = run(&[
+        "train-cleaner",
+        set,
+        "--out",
+        model,
+        "--trees",
+        "20",
+        "--site-evidence",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("stage 3 (the site stage"),
+        "{}",
+        stdout(&out)
+    );
+    let json: Value =
+        serde_json::from_slice(&std::fs::read(model).expect("model")).expect("model JSON");
+    assert_eq!(json["params"]["site_evidence"], true);
+    assert!(json["site_stage"].is_object());
+    assert!(
+        json["trained_on"].as_str().unwrap().contains("site stage"),
+        "{}",
+        json["trained_on"]
+    );
+
+    // eval: the four sites of 4 or more pages (34 pages) have a model; one page is alone.
+    let out = run(&["eval", set, "--model", model]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("site models for 34 pages; 1 pages"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(&["eval", set, "--model", model, "--pages-alone"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("site models for 0 pages"),
+        "{}",
+        stderr(&out)
+    );
+    // A page alone says it had no site evidence.
+    let page = site_page("fieldnotes", "dawn-chorus.html");
+    let report: Value = serde_json::from_str(&extract(&[
+        "--model",
+        model,
+        page.to_str().unwrap(),
+        "--format",
+        "json",
+    ]))
+    .expect("JSON");
+    let said = report["site_model"].as_str().expect("site_model");
+    assert!(said.contains("without site evidence"), "{said}");
+
+    // ingest: the site models are learnt first, unless --pages-alone; never with the shipped
+    // model.
+    let warc = Path::new(SAMPLES).join("warc/corpus-samples.warc.gz");
+    let ingest = |name: &str, extra: &[&str]| -> Value {
+        let out_dir = dir.path().join(name);
+        let mut args = vec![
+            "ingest",
+            warc.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_slice(&std::fs::read(out_dir.join("summary.json")).expect("summary"))
+            .expect("summary JSON")
+    };
+    let with_site = ingest("with", &["--model", model]);
+    let sites = &with_site["site_models"];
+    assert_eq!(sites["cleaner"], "learned", "{with_site}");
+    assert!(sites["pages_with_model"].as_u64().unwrap() > 0, "{sites}");
+    let alone = ingest("alone", &["--model", model, "--pages-alone"]);
+    assert!(
+        alone.get("site_models").is_none_or(Value::is_null),
+        "{alone}"
+    );
+    let shipped = ingest("shipped", &[]);
+    assert!(
+        shipped.get("site_models").is_none_or(Value::is_null),
+        "{shipped}"
+    );
+    // Standard input is read once: the pages are cleaned alone, and the run says so.
+    let page = std::fs::read_to_string(site_page("fieldnotes", "moths.html")).expect("page");
+    let line = serde_json::json!({"url": "http://a.example/moths", "html": page}).to_string();
+    let stdin_out = dir.path().join("stdin");
+    let mut child = Command::new(DOCVIEW)
+        .args(["ingest", "-", "--model", model, "--out"])
+        .arg(&stdin_out)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run docview");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(line.as_bytes())
+        .expect("write stdin");
+    let out = child.wait_with_output().expect("docview ran");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cleans each page without its site's model"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdin_out.join("docviews.jsonl").exists());
+}

@@ -38,7 +38,7 @@ pub use keypattern::{
     KeyPattern, KeyPatternParams, Segmentation, child_sequence, key_patterns, repetitions, segment,
     virtual_nodes,
 };
-pub use learned::{Explained, Learned, decide};
+pub use learned::{Explained, Learned, READ_MIN_PAGES, decide};
 pub use model::{
     BlockModel, MODEL_FORMAT, MODEL_VERSION, SITE_WIDTH, Stage, TrainParams, joined_rows,
     model_digest, site_rows,

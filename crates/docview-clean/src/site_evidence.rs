@@ -42,7 +42,8 @@ pub const SITE_NAMES: &[&str] = &[
 /// Number of site-evidence features per row.
 pub const N_SITE: usize = SITE_NAMES.len();
 
-/// A site with fewer sampled pages than this has no model.
+/// A site with fewer sampled pages than this has no model, when the model is learnt to train
+/// on (the learned cleaner reads it from [`READ_MIN_PAGES`](super::learned::READ_MIN_PAGES)).
 pub const MIN_PAGES: usize = 3;
 
 /// Pages of a site a model is learnt from (the first ones handed to the learner).
@@ -196,6 +197,8 @@ impl SiteRepeats {
 /// Learns one site's [`SiteRepeats`] from its first [`MAX_PAGES`] pages.
 #[derive(Debug, Default)]
 pub struct RepeatsLearner {
+    /// Fewer pages than this give no model.
+    min_pages: usize,
     fingerprints: Vec<u64>,
     /// Pages holding each block text.
     texts: FxHashMap<u64, u16>,
@@ -206,9 +209,13 @@ pub struct RepeatsLearner {
 }
 
 impl RepeatsLearner {
-    /// A learner with nothing seen.
-    pub fn new() -> RepeatsLearner {
-        RepeatsLearner::default()
+    /// A learner with nothing seen, whose site has a model from `min_pages` pages on (and at
+    /// least 2: a page is compared with the others).
+    pub fn new(min_pages: usize) -> RepeatsLearner {
+        RepeatsLearner {
+            min_pages: min_pages.max(2),
+            ..RepeatsLearner::default()
+        }
     }
 
     /// Takes one page's signature.
@@ -242,10 +249,10 @@ impl RepeatsLearner {
         }
     }
 
-    /// The site's evidence; `None` when fewer than [`MIN_PAGES`] pages were seen.
+    /// The site's evidence; `None` when fewer pages than the learner's minimum were seen.
     pub fn repeats(self) -> Option<SiteRepeats> {
         let pages = self.fingerprints.len();
-        if pages < MIN_PAGES {
+        if pages < self.min_pages {
             return None;
         }
         let mut fingerprints = self.fingerprints;
@@ -303,7 +310,7 @@ mod tests {
         let trees: Vec<TagTree> = (0..pages)
             .map(|n| build(&page(n, stories[n % 5])))
             .collect();
-        let mut learner = RepeatsLearner::new();
+        let mut learner = RepeatsLearner::new(MIN_PAGES);
         for t in &trees {
             learner.add(t);
         }
@@ -359,7 +366,7 @@ mod tests {
 
     #[test]
     fn too_few_pages_have_no_model() {
-        let mut learner = RepeatsLearner::new();
+        let mut learner = RepeatsLearner::new(MIN_PAGES);
         learner.add(&build(&page(1, "tides")));
         learner.add(&build(&page(2, "gulls")));
         assert!(learner.repeats().is_none());

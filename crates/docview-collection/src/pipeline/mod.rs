@@ -85,6 +85,8 @@ pub struct IngestOptions {
     pub cleaner: String,
     /// The learned cleaner's model file (`None`: the model inside the binary).
     pub model: Option<PathBuf>,
+    /// Clean every page alone: no site models, even for a site-aware cleaner.
+    pub pages_alone: bool,
     /// Worker threads (0: one per core).
     pub threads: usize,
     /// λ, δ, θ, β.
@@ -119,6 +121,7 @@ impl IngestOptions {
             out,
             cleaner: crate::clean::DEFAULT_CLEANER.to_string(),
             model: None,
+            pages_alone: false,
             threads: 0,
             integrate: IntegrateParams::default(),
             keyword: KeywordParams::default(),
@@ -190,6 +193,7 @@ impl IngestOptions {
                 .collect::<Vec<_>>(),
             "input_bytes": input_bytes,
             "cleaner": self.cleaner,
+            "pages_alone": self.pages_alone,
             "model": self.model.as_ref().map(|p| {
                 std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()).display().to_string()
             }),
@@ -490,7 +494,8 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
     let pool = crate::error::thread_pool(options.threads)?;
     let from_stdin = options.inputs.iter().any(|i| i.as_os_str() == "-");
-    if cleaner.needs_site_models() && from_stdin {
+    let site_aware = cleaner.site_learner().is_some() && !options.pages_alone;
+    if site_aware && cleaner.needs_site_models() && from_stdin {
         return Err(Error::bad_input(
             "-",
             format!(
@@ -526,18 +531,14 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     // A site-aware cleaner needs its site models wherever pages are cleaned: in the first
     // pass, or in the second when there is no spill of cleaned pages to read.
     let cleans_pages = !stats_path.exists() || !out.join(SPILL_FILE).exists();
-    if cleaner.site_learner().is_some() && from_stdin && cleans_pages {
+    if site_aware && from_stdin && cleans_pages {
         progress.note(&format!(
             "standard input can be read only once: --cleaner {} cleans each page without its \
              site's model",
             cleaner.name()
         ));
     }
-    let sites = if cleaner.site_learner().is_some()
-        && !from_stdin
-        && state.status == Status::Running
-        && cleans_pages
-    {
+    let sites = if site_aware && !from_stdin && state.status == Status::Running && cleans_pages {
         progress.note(&format!(
             "learning the site models of --cleaner {} (each host's first {SITE_SAMPLE_PAGES} \
              pages, {SITE_SAMPLE_BUDGET} pages in all)",

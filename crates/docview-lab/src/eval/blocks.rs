@@ -30,7 +30,7 @@ use crate::clean::features::{
     BlockFeatures, FEATURE_NAMES, N_CONTEXT, N_FEATURES, block_features, context_rows, parents,
 };
 use crate::clean::lexicon::Lexicon;
-use crate::clean::site_evidence::{N_SITE, SITE_NAMES};
+use crate::clean::site_evidence::{MIN_PAGES, N_SITE, SITE_NAMES};
 use crate::clean::{
     BlockModel, Cleaner, Framework, Learned, PageSignature, RepeatsLearner, SITE_WIDTH,
     SiteLearner, SiteModel, Stage, TrainParams, joined_rows, site_rows,
@@ -236,9 +236,11 @@ pub fn page_blocks(page: &LabelledPage, set: &str, site: Option<&SiteModel>) -> 
     })
 }
 
-/// A learner of the learned cleaner's site evidence, whatever its model.
+/// A learner of the learned cleaner's site evidence, whatever its model: for training, from
+/// sites of [`MIN_PAGES`] pages on (the cleaner reads it from
+/// [`READ_MIN_PAGES`](crate::clean::READ_MIN_PAGES)).
 fn repeats_learner() -> Option<Box<dyn SiteLearner>> {
-    Some(Box::new(RepeatsLearner::new()))
+    Some(Box::new(RepeatsLearner::new(MIN_PAGES)))
 }
 
 /// The site evidence of every site of `set` with enough pages ([`learn_site_models`]
@@ -487,7 +489,7 @@ pub fn train_model(pages: &[&PageBlocks], params: &TrainParams) -> Result<BlockM
     // a site has one. (A first stage of its own, whose scores would carry the evidence into
     // the context rows too, scored lower cross-validated: wcxb-dev 0.8547 against 0.8562,
     // dragnet-dev 0.9162 against 0.9155.)
-    let any_site = pages.iter().any(|p| !p.evidence.is_empty());
+    let any_site = params.site_evidence && pages.iter().any(|p| !p.evidence.is_empty());
     let mut joined = Vec::with_capacity(labels.len() * (N_FEATURES + N_CONTEXT));
     let mut with_site = Vec::new();
     for (i, (p, r)) in with_rows.iter().enumerate() {
@@ -520,15 +522,22 @@ pub fn train_model(pages: &[&PageBlocks], params: &TrainParams) -> Result<BlockM
     for page in pages {
         *sets.entry(&page.set).or_insert(0) += 1;
     }
+    let site = if site_stage.is_some() {
+        format!(
+            ", a site stage ({} pages with site evidence)",
+            pages.iter().filter(|p| !p.evidence.is_empty()).count()
+        )
+    } else {
+        String::new()
+    };
     let trained_on = format!(
-        "{} pages ({}), {} blocks, {} pages with site evidence, {} lexicon words and pairs",
+        "{} pages ({}), {} blocks, {} lexicon words and pairs{site}",
         pages.len(),
         sets.iter()
             .map(|(s, n)| format!("{s}: {n}"))
             .collect::<Vec<_>>()
             .join(", "),
         labels.len(),
-        pages.iter().filter(|p| !p.evidence.is_empty()).count(),
         lexicon.len()
     );
     Ok(BlockModel::from_stages(
@@ -589,8 +598,9 @@ pub struct CrossValidation {
 }
 
 /// Site-grouped k-fold cross-validation of the learned cleaner over `sets` together: for each
-/// fold, a model trained on the other folds' pages cleans this fold's pages, with their sites'
-/// evidence when `site_evidence` is true, else each page alone (the models' first and second
+/// fold, a model trained on the other folds' pages cleans this fold's pages. With
+/// `params.site_evidence` the models have a site stage, and `site_evidence_on` says whether the
+/// pages are cleaned with their sites' evidence or each alone (the models' first and second
 /// stages are the same either way).
 pub fn cross_validate(
     sets: &[LabelledSet],
@@ -609,7 +619,7 @@ pub fn cross_validate(
     let evidence: Vec<SiteModels> = sets
         .iter()
         .map(|set| {
-            if site_evidence_on {
+            if site_evidence_on && params.site_evidence {
                 site_evidence(set, threads)
             } else {
                 learn_site_models_with(&set.pages, &|| None, threads)
