@@ -43,7 +43,7 @@ pub const SITE_NAMES: &[&str] = &[
 pub const N_SITE: usize = SITE_NAMES.len();
 
 /// A site with fewer sampled pages than this has no model, when the model is learnt to train
-/// on (the learned cleaner reads it from [`READ_MIN_PAGES`](super::learned::READ_MIN_PAGES)).
+/// on (the learned cleaner reads it from [`READ_MIN_PAGES`](crate::READ_MIN_PAGES)).
 pub const MIN_PAGES: usize = 3;
 
 /// Pages of a site a model is learnt from (the first ones handed to the learner).

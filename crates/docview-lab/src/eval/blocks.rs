@@ -12,9 +12,9 @@
 //! canonical link, each cut to its registered domain (`news.example.co.uk` → `example.co.uk`).
 //!
 //! Site evidence (what the other pages of a page's site repeat) needs no label: each set's
-//! sites are learnt first, as `docview eval` learns them ([`site_key`]), and the rows of a page
-//! whose site has a model carry its evidence for the site stage. Since a site never straddles
-//! two folds, a page's evidence comes from pages on its own side.
+//! sites are learnt first, grouped as `docview eval` groups them ([`site_key`](super::site_key)),
+//! and the rows of a page whose site has a model carry its evidence for the site stage. Since
+//! a site never straddles two folds, a page's evidence comes from pages on its own side.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -243,8 +243,8 @@ fn repeats_learner() -> Option<Box<dyn SiteLearner>> {
     Some(Box::new(RepeatsLearner::new(MIN_PAGES)))
 }
 
-/// The site evidence of every site of `set` with enough pages ([`learn_site_models`]
-/// (super::learn_site_models), grouped as `docview eval` groups them).
+/// The site evidence of every site of `set` with enough pages, grouped as `docview eval`
+/// groups them ([`learn_site_models_with`]).
 pub fn site_evidence(set: &LabelledSet, threads: usize) -> Result<SiteModels> {
     learn_site_models_with(&set.pages, &repeats_learner, threads)
 }
