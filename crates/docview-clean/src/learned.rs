@@ -13,11 +13,12 @@
 //! sets hold such pages, and keeping the framework's choice there scored lower (wcxb-dev
 //! 0.852 against 0.855 cross-validated).
 //!
-//! Site-aware when its model has a site stage: the cleaner learns each site's
-//! [`SiteRepeats`] (what the site's pages repeat, [`site_evidence`](super::site_evidence)),
-//! and a page whose site has one is scored by the site stage, which reads that evidence
-//! beside the second stage's rows. A page alone, or of a site with too few pages, is scored as
-//! before.
+//! Site-aware when its model has a site stage (`train-cleaner --site-evidence`; the shipped
+//! model has none): the cleaner learns each site's [`SiteRepeats`] (what the site's pages
+//! repeat, [`site_evidence`](super::site_evidence)), and on a page whose site has one the
+//! site stage, which reads that evidence beside the second stage's rows, may lower a block's
+//! score. A page alone, or of a site of fewer than [`READ_MIN_PAGES`] pages, is scored as by
+//! a model without a site stage.
 
 use std::sync::Arc;
 

@@ -108,9 +108,9 @@ pub struct BlockModel {
     /// The second stage: a score per block from its features and the first-stage scores of
     /// its context ([`CONTEXT_NAMES`](super::features::CONTEXT_NAMES)).
     stage2: Stage,
-    /// The second stage for pages whose site has a model: it reads the second stage's rows
-    /// and the blocks' [site evidence](super::site_evidence) besides. A model without one
-    /// cleans every page with the second stage.
+    /// The stage for pages whose site has a model: it reads the second stage's rows and the
+    /// blocks' [site evidence](super::site_evidence) besides, and a block's score is the lower
+    /// of its and the second stage's. A model without one scores every page alone.
     #[serde(default)]
     site_stage: Option<Stage>,
     /// The word weights that fill the lexicon features of each row.
@@ -550,8 +550,9 @@ impl BlockModel {
     }
 
     /// [`BlockModel::scores`] for a page whose site has a model: `site` holds each block's
-    /// [site evidence](super::site_evidence) row ([`N_SITE`] values), read by the site stage
-    /// in place of the second. Without `site`, or without a site stage, the second scores.
+    /// [site evidence](super::site_evidence) row ([`N_SITE`] values), read by the site stage,
+    /// whose score replaces the second stage's where it is lower. Without `site`, or without a
+    /// site stage, the second stage's scores.
     pub fn scores_in_site(
         &self,
         tree: &TagTree,

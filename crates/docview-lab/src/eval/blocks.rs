@@ -484,11 +484,12 @@ pub fn train_model(pages: &[&PageBlocks], params: &TrainParams) -> Result<BlockM
     let plain: Vec<&[f32]> = with_rows.iter().map(|(_, r)| &r.values[..]).collect();
     let (labels, weights) = labels_and_weights(&with_rows);
     let (stage1, first) = cross_fitted_first(&with_rows, &plain, N_FEATURES, &fold_of, params)?;
-    // The site stage reads the second stage's rows and the site evidence. It is trained on
-    // every page (the evidence missing where a page's site has no model) and used only where
-    // a site has one. (A first stage of its own, whose scores would carry the evidence into
-    // the context rows too, scored lower cross-validated: wcxb-dev 0.8547 against 0.8562,
-    // dragnet-dev 0.9162 against 0.9155.)
+    // With `site_evidence`, a site stage reads the second stage's rows and the site evidence.
+    // It is trained on every page (the evidence missing where a page's site has no model) and
+    // used only where a site has one. (A first stage of its own as well, whose scores would
+    // carry the evidence into the context rows, scored wcxb-dev 0.8547 against 0.8562 and
+    // dragnet-dev 0.9162 against 0.9155 cross-validated, measured before the site stage could
+    // only lower scores.)
     let any_site = params.site_evidence && pages.iter().any(|p| !p.evidence.is_empty());
     let mut joined = Vec::with_capacity(labels.len() * (N_FEATURES + N_CONTEXT));
     let mut with_site = Vec::new();
