@@ -219,8 +219,9 @@ struct TextStats {
     json_ld_tokens: u32,
 }
 
-/// A token hash that ignores ASCII case, for the Formula 2 vectors and the title match.
-fn token_hash(token: &str) -> u64 {
+/// A token hash that ignores ASCII case, for the Formula 2 vectors, the title match and the
+/// [site evidence](super::site_evidence).
+pub(crate) fn token_hash(token: &str) -> u64 {
     let mut h = FxHasher::default();
     for b in token.bytes() {
         h.write_u8(b.to_ascii_lowercase());

@@ -374,22 +374,16 @@ impl BlockModel {
         params: &TrainParams,
         trained_on: String,
     ) -> Result<BlockModel> {
-        if let Some(stage) = &site_stage
-            && stage.width != SITE_WIDTH
+        let site_width = site_stage.as_ref().map_or(SITE_WIDTH, |s| s.width);
+        if stage1.width != N_FEATURES
+            || stage2.width != N_FEATURES + N_CONTEXT
+            || site_width != SITE_WIDTH
         {
             return Err(Error::Model {
                 source_name: "training".into(),
                 reason: format!(
-                    "a site stage of {} features, expected {SITE_WIDTH}",
-                    stage.width
-                ),
-            });
-        }
-        if stage1.width != N_FEATURES || stage2.width != N_FEATURES + N_CONTEXT {
-            return Err(Error::Model {
-                source_name: "training".into(),
-                reason: format!(
-                    "stages of {} and {} features, expected {N_FEATURES} and {}",
+                    "stages of {}, {} and (site) {site_width} features, expected {N_FEATURES}, \
+                     {} and {SITE_WIDTH}",
                     stage1.width,
                     stage2.width,
                     N_FEATURES + N_CONTEXT
@@ -495,10 +489,14 @@ impl BlockModel {
                 model.features.len(),
             )));
         }
+        let site_stage = model.site_stage.as_mut().map(|s| (s, SITE_WIDTH, "site"));
         for (stage, width, name) in [
             (&mut model.stage1, N_FEATURES, "first"),
             (&mut model.stage2, N_FEATURES + N_CONTEXT, "second"),
-        ] {
+        ]
+        .into_iter()
+        .chain(site_stage)
+        {
             if stage.width != width {
                 return Err(err(format!(
                     "its {name} stage reads rows of {} features, expected {width}",
@@ -508,20 +506,6 @@ impl BlockModel {
             stage.flat = FlatTrees::of(&stage.booster, width).ok_or_else(|| {
                 err(format!(
                     "its {name} stage has a tree that splits on a feature past {width} or names a node it lacks"
-                ))
-            })?;
-        }
-        if let Some(stage) = &mut model.site_stage {
-            if stage.width != SITE_WIDTH {
-                return Err(err(format!(
-                    "its site stage reads rows of {} features, expected {SITE_WIDTH}",
-                    stage.width
-                )));
-            }
-            stage.flat = FlatTrees::of(&stage.booster, SITE_WIDTH).ok_or_else(|| {
-                err(format!(
-                    "its site stage has a tree that splits on a feature past {SITE_WIDTH} or \
-                     names a node it lacks"
                 ))
             })?;
         }

@@ -25,6 +25,7 @@ use std::hash::Hasher;
 
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
+use super::features::token_hash;
 use super::{SiteLearner, SiteModel};
 use docview_page::{Item, NodeId, TagTree};
 use docview_text::tokens::for_each_token_span;
@@ -96,11 +97,7 @@ impl PageSignature {
                 };
                 let run = tree.slice(start, end);
                 for_each_token_span(run, |s, e| {
-                    let mut t = FxHasher::default();
-                    for b in run[s..e].bytes() {
-                        t.write_u8(b.to_ascii_lowercase());
-                    }
-                    let token = t.finish();
+                    let token = token_hash(&run[s..e]);
                     text.write_u64(token);
                     out.tokens.push(token);
                 });

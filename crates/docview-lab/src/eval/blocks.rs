@@ -395,68 +395,19 @@ fn cross_fitted_rows(pages: &[&PageBlocks], folds: &BTreeMap<String, usize>) -> 
     rows
 }
 
-/// A page's site evidence, or missing values for each block when its site has no model.
-fn page_evidence(page: &PageBlocks, rows: &BlockFeatures) -> Vec<f32> {
-    if page.evidence.len() == rows.len() * N_SITE {
-        page.evidence.clone()
-    } else {
-        vec![f32::NAN; rows.len() * N_SITE]
-    }
-}
-
-/// The 0/1 labels and the weights of the blocks of `pages`, in row order.
-fn labels_and_weights(pages: &[(&PageBlocks, &BlockFeatures)]) -> (Vec<f64>, Vec<f64>) {
-    let mut labels = Vec::new();
-    let mut weights = Vec::new();
-    for (page, _) in pages {
+/// Rows, 0/1 labels and weights of the blocks of `pages`, each with its feature rows.
+fn stage1_data(pages: &[(&PageBlocks, &BlockFeatures)]) -> (Vec<f32>, Vec<f64>, Vec<f64>) {
+    let rows: usize = pages.iter().map(|(_, f)| f.len()).sum();
+    let mut values = Vec::with_capacity(rows * N_FEATURES);
+    let mut labels = Vec::with_capacity(rows);
+    let mut weights = Vec::with_capacity(rows);
+    for (page, features) in pages {
+        values.extend_from_slice(&features.values);
         labels.extend(content_labels(page).into_iter().map(f64::from));
         let total: f64 = page.terms.iter().map(|&t| f64::from(t.max(1))).sum();
         weights.extend(page.terms.iter().map(|&t| row_weight(t, total)));
     }
-    (labels, weights)
-}
-
-/// A first stage trained on every page's `rows` (of `width` values each), and each page's
-/// scores from a first stage trained on the other inner folds (cross-fitted, so that the
-/// context rows of the next stage are not overconfident).
-fn cross_fitted_first(
-    pages: &[(&PageBlocks, &BlockFeatures)],
-    rows: &[&[f32]],
-    width: usize,
-    fold_of: &dyn Fn(&PageBlocks) -> usize,
-    params: &TrainParams,
-) -> Result<(Stage, Vec<Vec<f32>>)> {
-    let data = |keep: &dyn Fn(&PageBlocks) -> bool| {
-        let chosen: Vec<usize> = (0..pages.len()).filter(|&i| keep(pages[i].0)).collect();
-        let values: Vec<f32> = chosen
-            .iter()
-            .flat_map(|&i| rows[i].iter().copied())
-            .collect();
-        let picked: Vec<(&PageBlocks, &BlockFeatures)> = chosen.iter().map(|&i| pages[i]).collect();
-        let (labels, weights) = labels_and_weights(&picked);
-        (values, labels, weights)
-    };
-    let mut first: Vec<Option<Vec<f32>>> = vec![None; pages.len()];
-    for fold in 0..INNER_FOLDS {
-        let (values, labels, weights) = data(&|p| fold_of(p) != fold);
-        if labels.is_empty() {
-            continue;
-        }
-        let stage = Stage::train(&values, width, &labels, &weights, params)?;
-        for (i, (p, _)) in pages.iter().enumerate() {
-            if fold_of(p) == fold {
-                first[i] = Some(stage.scores(rows[i]));
-            }
-        }
-    }
-    let (values, labels, weights) = data(&|_| true);
-    let stage = Stage::train(&values, width, &labels, &weights, params)?;
-    let first = first
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| s.unwrap_or_else(|| stage.scores(rows[i])))
-        .collect();
-    Ok((stage, first))
+    (values, labels, weights)
 }
 
 /// Trains a block model on the blocks of `pages` (in any order: they are sorted by set and
@@ -481,9 +432,27 @@ pub fn train_model(pages: &[&PageBlocks], params: &TrainParams) -> Result<BlockM
         Some(rows) => pages.iter().copied().zip(rows).collect(),
         None => pages.iter().map(|p| (*p, &p.features)).collect(),
     };
-    let plain: Vec<&[f32]> = with_rows.iter().map(|(_, r)| &r.values[..]).collect();
-    let (labels, weights) = labels_and_weights(&with_rows);
-    let (stage1, first) = cross_fitted_first(&with_rows, &plain, N_FEATURES, &fold_of, params)?;
+    let mut first: Vec<Option<Vec<f32>>> = vec![None; pages.len()];
+    for fold in 0..INNER_FOLDS {
+        let train: Vec<(&PageBlocks, &BlockFeatures)> = with_rows
+            .iter()
+            .filter(|(p, _)| fold_of(p) != fold)
+            .copied()
+            .collect();
+        let (values, labels, weights) = stage1_data(&train);
+        if labels.is_empty() {
+            continue;
+        }
+        let stage = Stage::train(&values, N_FEATURES, &labels, &weights, params)?;
+        for (i, (p, r)) in with_rows.iter().enumerate() {
+            if fold_of(p) == fold {
+                first[i] = Some(stage.scores(&r.values));
+            }
+        }
+    }
+    let (values, labels, weights) = stage1_data(&with_rows);
+    let stage1 = Stage::train(&values, N_FEATURES, &labels, &weights, params)?;
+    drop(values);
     // With `site_evidence`, a site stage reads the second stage's rows and the site evidence.
     // It is trained on every page (the evidence missing where a page's site has no model) and
     // used only where a site has one. (A first stage of its own as well, whose scores would
@@ -493,15 +462,22 @@ pub fn train_model(pages: &[&PageBlocks], params: &TrainParams) -> Result<BlockM
     let any_site = params.site_evidence && pages.iter().any(|p| !p.evidence.is_empty());
     let mut joined = Vec::with_capacity(labels.len() * (N_FEATURES + N_CONTEXT));
     let mut with_site = Vec::new();
+    let mut missing: Vec<f32> = Vec::new();
     for (i, (p, r)) in with_rows.iter().enumerate() {
-        let context = context_rows(&p.parents, r, &p.terms, &first[i]);
+        let scores = match first[i].take() {
+            Some(s) => s,
+            None => stage1.scores(&r.values),
+        };
+        let context = context_rows(&p.parents, r, &p.terms, &scores);
         let rows = joined_rows(r, &context);
         if any_site {
-            with_site.extend(site_rows(
-                &rows,
-                N_FEATURES + N_CONTEXT,
-                &page_evidence(p, r),
-            ));
+            let evidence = if p.evidence.len() == r.len() * N_SITE {
+                &p.evidence[..]
+            } else {
+                missing.resize(r.len() * N_SITE, f32::NAN);
+                &missing[..]
+            };
+            with_site.extend(site_rows(&rows, N_FEATURES + N_CONTEXT, evidence));
         }
         joined.extend(rows);
     }
