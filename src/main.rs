@@ -281,9 +281,9 @@ struct IngestArgs {
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// The cleaner to use. A site-aware one (the default, learned, whose model reads what a
-    /// site's pages repeat; infodiscoverer, infodiscoverer-table) first reads the inputs to
-    /// learn a model of each web site (each host's first 64 pages), then cleans each page with
-    /// its site's model; the summary counts the pages that had one.
+    /// site's pages repeat; infodiscoverer, infodiscoverer-table, wisdom) first reads the
+    /// inputs to learn a model of each web site (each host's first 64 pages), then cleans each
+    /// page with its site's model; the summary counts the pages that had one.
     #[arg(long, value_name = "NAME", default_value = DEFAULT_CLEANER, value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
     cleaner: String,
     /// The learned cleaner's block model file, from `docview train-cleaner` (default: the model
@@ -291,8 +291,8 @@ struct IngestArgs {
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
     /// Clean every page alone, without learning site models first: one read of the inputs
-    /// less; the learned cleaner then has no site evidence, infodiscoverer cleans by its
-    /// fallback.
+    /// less; the learned cleaner then has no site evidence, infodiscoverer and wisdom clean by
+    /// their fallback.
     #[arg(long)]
     pages_alone: bool,
     /// Worker threads (0: one per core).
@@ -416,9 +416,9 @@ struct ExtractArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// The cleaner to use. A site-aware one (infodiscoverer) has no site to learn from in a
-    /// page alone and cleans it with the default cleaner (the JSON report's `site_model` says
-    /// so); `docview eval` and `docview ingest` show it each site's pages together.
+    /// The cleaner to use. A site-aware one (infodiscoverer, wisdom) has no site to learn from
+    /// in a page alone and cleans it with the default cleaner (the JSON report's `site_model`
+    /// says so); `docview eval` and `docview ingest` show it each site's pages together.
     #[arg(long, value_name = "NAME", default_value = DEFAULT_CLEANER, value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
     cleaner: String,
     /// The learned cleaner's block model file, from `docview train-cleaner` (default: the model
@@ -488,8 +488,8 @@ struct EvalArgs {
     #[arg(long, value_name = "N")]
     folds: Option<usize>,
     /// Clean every page alone, without the model of its site: the learned cleaner without its
-    /// site evidence, a site-aware cleaner such as infodiscoverer by its fallback. To measure
-    /// what the site models gain (with --folds too).
+    /// site evidence, a site-aware cleaner such as infodiscoverer or wisdom by its fallback. To
+    /// measure what the site models gain (with --folds too).
     #[arg(long)]
     pages_alone: bool,
     #[command(flatten)]

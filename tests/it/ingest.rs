@@ -848,3 +848,105 @@ fn infodiscoverer_ingest_learns_each_sites_model_first() {
         "nothing written for a refused run"
     );
 }
+
+/// A news site for `--cleaner wisdom`: a front page of headlines linking to four stories, each
+/// story page with the site's menu, its story and a footer (`(url, html)` pairs).
+fn valley_site() -> Vec<(String, String)> {
+    const STORIES: [(&str, &str, &str); 4] = [
+        (
+            "flood",
+            "Orchard road flooded",
+            "Floodwater covered the orchard road after three nights of storms. Farmers moved \
+             their cattle to the upper pastures before dawn.",
+        ),
+        (
+            "bridge",
+            "Volunteers rebuild footbridge",
+            "Volunteers rebuilt the wooden footbridge across the mill stream. Timber came \
+             from a sawmill that closed a decade ago.",
+        ),
+        (
+            "honey",
+            "Honey yields double",
+            "Beekeepers reported honey yields doubling since the lavender planting. The \
+             cooperative sold its whole harvest at the autumn fair.",
+        ),
+        (
+            "balloon",
+            "Students launch camera balloon",
+            "Students launched a balloon carrying cameras above the hills. It climbed for \
+             two hours before the envelope burst over the moor.",
+        ),
+    ];
+    let menu = "<ul id=menu><li><a href=/news>News</a></li><li><a href=/weather>Weather</a>\
+                </li><li><a href=/sport>Sport</a></li></ul>";
+    let footer = "<div id=footer>Copyright Valley Post newspaper, all rights reserved</div>";
+    let headlines: String = STORIES
+        .iter()
+        .map(|s| format!("<li><a href=\"{}.html\">{}</a></li>", s.0, s.1))
+        .collect();
+    let mut pages = vec![(
+        "http://valley.example/".to_string(),
+        format!(
+            "<html><head><title>Valley Post</title></head><body>{menu}<div id=main>\
+             <ul id=headlines>{headlines}</ul></div>{footer}</body></html>"
+        ),
+    )];
+    for (slug, title, body) in STORIES {
+        let paragraphs: String = body
+            .split(". ")
+            .map(|s| format!("<p>{}.</p>", s.trim_end_matches('.')))
+            .collect();
+        pages.push((
+            format!("http://valley.example/{slug}.html"),
+            format!(
+                "<html><head><title>{title}</title></head><body>{menu}<div id=main>\
+                 <h1>{title}</h1><div id=story>{paragraphs}</div></div>{footer}</body></html>"
+            ),
+        ));
+    }
+    pages
+}
+
+/// `--cleaner wisdom` in ingest: each page's URL reaches the cleaner, so the front page's
+/// headlines, whose anchors share their terms with the story pages they link to, are its
+/// TOC blocks (a hub page); each story page keeps its heading and story, not the menu or the
+/// footer every page repeats.
+#[test]
+fn wisdom_ingest_finds_article_and_toc_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let jsonl = dir.path().join("valley.jsonl");
+    let lines: String = valley_site()
+        .into_iter()
+        .map(|(url, html)| format!("{}\n", serde_json::json!({"url": url, "html": html})))
+        .collect();
+    std::fs::write(&jsonl, lines).unwrap();
+    let out = dir.path().join("out");
+    let mut options = IngestOptions::new(vec![jsonl], out.clone());
+    options.threads = 2;
+    options.cleaner = "wisdom".to_string();
+    let summary = ingest(&options, &Silent).expect("ingest");
+    let sites = summary.site_models.clone().expect("site model figures");
+    assert_eq!(sites.cleaner, "wisdom");
+    assert_eq!((sites.pages_with_model, sites.pages_without_model), (5, 0));
+    let recs = records(&out);
+    assert_eq!(recs.len(), 5);
+    for record in &recs {
+        let topic = &record.docview.topic_content;
+        assert!(!topic.contains("Copyright"), "{topic}");
+        assert!(!topic.contains("Weather"), "{topic}");
+        if record.docview.identifier == "http://valley.example/" {
+            assert_eq!(record.docview.page_type, docview::page::PageType::Hub);
+            for headline in ["Orchard road flooded", "Students launch camera balloon"] {
+                assert!(topic.contains(headline), "{topic}");
+            }
+        } else {
+            assert_eq!(record.docview.page_type, docview::page::PageType::Topic);
+            assert!(topic.contains(&record.docview.original_title), "{topic}");
+            assert!(
+                topic.lines().count() >= 3,
+                "heading and two paragraphs: {topic}"
+            );
+        }
+    }
+}

@@ -426,7 +426,7 @@ impl InfoDiscoverer {
 }
 
 /// The lowest common ancestor of `nodes` (`None` when there are none).
-fn lowest_common_ancestor(tree: &TagTree, nodes: &[NodeId]) -> Option<NodeId> {
+pub(crate) fn lowest_common_ancestor(tree: &TagTree, nodes: &[NodeId]) -> Option<NodeId> {
     let path = |mut id: NodeId| {
         let mut p = vec![id];
         while let Some(parent) = tree.node(id).parent {

@@ -4,7 +4,8 @@
 //! `eem` keeps the block of maximum entropy of Nyein's Entropy Evaluation Model (003);
 //! `keypattern` the blocks of enough important tags, cut at key patterns (001);
 //! `infodiscoverer` learns from the other pages of a site which blocks repeat (000): a
-//! site-aware cleaner ([`Cleaner::site_learner`], [`SiteModel`]). The learned cleaner is
+//! site-aware cleaner ([`Cleaner::site_learner`], [`SiteModel`]); so is `wisdom`, which weighs
+//! terms by their entropy over the site and mines each page's informative structure (002). The learned cleaner is
 //! site-aware too when its model has a site stage: it reads what a site's pages repeat
 //! ([`site_evidence`]) as more features of its block decision.
 
@@ -21,6 +22,7 @@ pub mod lexicon;
 mod model;
 mod purified;
 pub mod site_evidence;
+mod wisdom;
 
 use serde::Serialize;
 
@@ -45,6 +47,10 @@ pub use model::{
 };
 pub use purified::topic_content_page;
 pub use site_evidence::{PageSignature, RepeatsLearner, SiteRepeats};
+pub use wisdom::{
+    BlockKind, InformativeStructure, SiteTerms, Wisdom, WisdomParams, incremental_entropy,
+    structure_information, term_weight,
+};
 
 /// What became of a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -214,6 +220,8 @@ pub enum SiteModel {
     InfoDiscoverer(SiteEntropy),
     /// What the site's pages repeat: the learned cleaner's site evidence.
     Repeats(SiteRepeats),
+    /// WISDOM's term entropies and learnt pages' terms.
+    Wisdom(SiteTerms),
 }
 
 /// Builds one site's [`SiteModel`] from its pages, one tag tree at a time, within the memory
@@ -244,6 +252,7 @@ pub const CLEANERS: &[&str] = &[
     "keypattern",
     "infodiscoverer",
     "infodiscoverer-table",
+    "wisdom",
 ];
 
 /// The default cleaner's name.
@@ -283,6 +292,10 @@ pub fn cleaner_with_model(
                 },
                 ..InfoDiscovererParams::default()
             },
+            Box::new(Learned::embedded()?),
+        ))),
+        "wisdom" => Ok(Box::new(Wisdom::new(
+            WisdomParams::default(),
             Box::new(Learned::embedded()?),
         ))),
         other => Err(crate::Error::UnknownCleaner(

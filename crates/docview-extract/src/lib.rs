@@ -114,20 +114,23 @@ pub fn extract_page_within(
     cleaner: &dyn Cleaner,
     limits: &PageLimits,
 ) -> Result<Extraction> {
-    extract_page_in_site(bytes, http_charset, input, cleaner, None, limits)
+    extract_page_in_site(bytes, http_charset, input, None, cleaner, None, limits)
 }
 
 /// [`extract_page_within`] for a page of a site whose model a site-aware cleaner learnt
-/// ([`Cleaner::clean_in_site`]); `None` is a page alone.
+/// ([`Cleaner::clean_in_site`]); `None` is a page alone. `url`, the page's URL when known,
+/// becomes its tree's [`TagTree::url`].
 pub fn extract_page_in_site(
     bytes: &[u8],
     http_charset: Option<&str>,
     input: &str,
+    url: Option<&str>,
     cleaner: &dyn Cleaner,
     site: Option<&SiteModel>,
     limits: &PageLimits,
 ) -> Result<Extraction> {
-    let parsed = parse_page(bytes, http_charset, input, limits)?;
+    let mut parsed = parse_page(bytes, http_charset, input, limits)?;
+    parsed.tree.url = url.map(str::to_string);
     let cleaned = cleaner.clean_in_site(&parsed.tree, site);
     Ok(Extraction {
         charset: parsed.charset,
@@ -246,8 +249,8 @@ pub struct ExtractReport<'a> {
     /// The cleaner used.
     pub cleaner: &'static str,
     /// For a site-aware cleaner, the site model it cleaned with: one page alone has none, so
-    /// infodiscoverer's fallback, the default cleaner, cleaned the page, or the learned cleaner
-    /// cleaned it without site evidence (and says so here).
+    /// infodiscoverer's or wisdom's fallback, the default cleaner, cleaned the page, or the
+    /// learned cleaner cleaned it without site evidence (and says so here).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub site_model: Option<String>,
     /// Charset used and where it came from.

@@ -202,6 +202,10 @@ pub struct TagTree {
     pub canonical: Option<String>,
     /// Every hyperlink (`<a href>`), in document order.
     pub links: Vec<Link>,
+    /// The URL the page was fetched from, when its reader knows it. [`build`] leaves it
+    /// `None`; the reader sets it. Cleaners that follow a page's links to other pages of its
+    /// site (WISDOM's anchor precision) resolve hrefs against it.
+    pub url: Option<String>,
 }
 
 /// A hyperlink: its target as written in the page and its anchor text.

@@ -7,7 +7,7 @@
 //! (document frequencies, aggressive stop words, shared titles, site templates) and writes them
 //! to its [`spill`]; the second reads them back, integrates, fingerprints and ingests them.
 //! With a `--stats` file there is no first pass and the second cleans the pages itself. A
-//! site-aware cleaner (`--cleaner infodiscoverer`) adds a pass before them that reads the
+//! site-aware cleaner (`--cleaner infodiscoverer`, `wisdom`) adds a pass before them that reads the
 //! inputs to learn each web site's model ([`learn_site_models`], bounded in memory, parsing
 //! only the sampled pages); pages are then cleaned once, with their site's model. No pass
 //! holds the collection: a reader thread hands out batches of pages, the workers process one

@@ -101,6 +101,7 @@ pub fn clean_page(
         &raw.bytes,
         raw.http_charset.as_deref(),
         &raw.origin,
+        Some(&raw.url),
         cleaner,
         site,
         limits,

@@ -1,8 +1,8 @@
 //! Site models for a site-aware cleaner (issue 13): before the first pass, ingest reads its
 //! inputs once more and hands each web site's pages (by host, in input order) to the cleaner's
 //! [`SiteLearner`](crate::clean::SiteLearner); both passes then clean each page with its
-//! site's model. Only a site-aware cleaner (`--cleaner infodiscoverer`) costs this extra read
-//! and parse; the others get an empty [`SiteModels`].
+//! site's model. Only a site-aware cleaner (`--cleaner infodiscoverer`, `wisdom`) costs this
+//! extra read and parse; the others get an empty [`SiteModels`].
 //!
 //! Memory is bounded: each host is learnt from its first [`SITE_SAMPLE_PAGES`] pages, and at
 //! most [`SITE_SAMPLE_BUDGET`] pages are learnt from over the whole collection (hosts first
@@ -20,6 +20,7 @@ use crate::Result;
 use crate::clean::{Cleaner, SiteLearner, SiteModel};
 use crate::extract::{PageLimits, parse_page};
 use crate::input::{Inputs, RawPage};
+use crate::page::TagTree;
 
 /// Pages of one host a site model is learnt from (its first ones, in input order).
 pub const SITE_SAMPLE_PAGES: u64 = 64;
@@ -128,7 +129,10 @@ pub fn learn_site_models(
                             &limits,
                         )
                         .ok()
-                        .map(|parsed| parsed.tree)
+                        .map(|parsed| TagTree {
+                            url: Some(page.url.clone()),
+                            ..parsed.tree
+                        })
                     })
                     .collect()
             });

@@ -158,7 +158,8 @@ pub fn learn_site_models_with(
                     let parsed = read_page_bytes(&page.html_path).ok().and_then(|bytes| {
                         parse_page(&bytes, None, &page.file_id, &PageLimits::default()).ok()
                     });
-                    if let Some(parsed) = parsed {
+                    if let Some(mut parsed) = parsed {
+                        parsed.tree.url = Some(page.url.clone()).filter(|u| !u.is_empty());
                         learner.add(&parsed.tree);
                     }
                 }
@@ -209,7 +210,8 @@ pub fn evaluate_cleaner(
     let mut report = run_eval_pages(
         pages,
         |page, bytes| {
-            let parsed = parse_page(bytes, None, "page", &PageLimits::default())?;
+            let mut parsed = parse_page(bytes, None, "page", &PageLimits::default())?;
+            parsed.tree.url = Some(page.url.clone()).filter(|u| !u.is_empty());
             Ok(cleaner
                 .clean_in_site(&parsed.tree, models.of(page))
                 .topic_text)
