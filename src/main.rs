@@ -724,8 +724,9 @@ fn say_site_models(cleaner: &dyn docview::clean::Cleaner, models: &SiteModels) {
         return;
     }
     eprintln!(
-        "{}: site models for {} pages; {} pages (sites of too few pages, no site, or \
-         --pages-alone) cleaned without one; {} sites, models learnt in {:.1} s",
+        "{}: site models for {} pages; {} pages (sites of too few pages, no site, a template \
+         too rare in its site's sample, or --pages-alone) cleaned without one; {} sites, \
+         models learnt in {:.1} s",
         cleaner.name(),
         models.pages_with_model,
         models.pages_without_model,

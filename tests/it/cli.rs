@@ -1011,7 +1011,9 @@ fn site_aware_cleaner_says_which_pages_had_a_site_model() {
         .next()
         .and_then(|n| n.parse().ok())
         .expect("a page count");
-    assert!(with >= 30, "{line}");
+    // 34 pages are of sites with a model; a page like none of its site's page clusters (a
+    // template too rare in the sample) is cleaned by the fallback and not counted.
+    assert!((25..=34).contains(&with), "{line}");
     let (pages, _, _, f1) = table_row(&stdout(&out), "all").expect("all row");
     assert_eq!(pages, 35);
     assert!(f1 > 0.8, "{f1}");

@@ -3,10 +3,16 @@
 //! from the other pages of the page's site which features (keywords) every page repeats, and
 //! keeps the content blocks whose features are distinctive.
 //!
-//! - **Page cluster (§4).** The pages of one site, as the paper assumes; the learner samples
-//!   the first [`InfoDiscovererParams::max_pages`] of them. A site with fewer than
-//!   [`InfoDiscovererParams::min_pages`] pages has no model, and its pages are cleaned by the
-//!   fallback (the default cleaner).
+//! - **Page clusters (§4).** The pages of one site, as the paper assumes, split by template:
+//!   the learner samples the first [`InfoDiscovererParams::max_pages`] of them and groups
+//!   them by the similarity of their block paths (the tag paths of their text blocks,
+//!   [`block_paths`]): each page joins the cluster whose first page's paths are most like
+//!   its own (Jaccard), or starts one when none reaches
+//!   [`InfoDiscovererParams::template_similarity`]. Each cluster of at least
+//!   [`InfoDiscovererParams::min_pages`] pages gets its own entropies and threshold; a page
+//!   is cleaned with the cluster most like it. A site without such a cluster has no model,
+//!   and a page like none of its site's clusters has none either: the fallback (the default
+//!   cleaner) cleans them.
 //! - **Content blocks (§3, §4.1).** [`BlockTags::Table`], the paper's: the page is partitioned
 //!   by `<TABLE>`; a block's content strings are the text under its table that is not inside a
 //!   nested table (the page outside every table is the root block). [`BlockTags::Containers`],
@@ -38,6 +44,7 @@ use rustc_hash::FxHasher;
 use docview_page::{Counts, NodeId, TagTree};
 use docview_text::{Analyzer, Language, detect_language, language_from_tag};
 
+use crate::site_evidence::{block_paths, jaccard};
 use crate::{BlockEvidence, Cleaned, Cleaner, Decision, SiteLearner, SiteModel};
 
 /// How a page is partitioned into content blocks.
@@ -59,6 +66,9 @@ pub struct InfoDiscovererParams {
     pub min_pages: usize,
     /// At most this many pages of a site are learnt from (the first ones).
     pub max_pages: usize,
+    /// Pages whose block paths are less alike than this (Jaccard) are of different templates,
+    /// in different page clusters; 0 keeps each site whole.
+    pub template_similarity: f32,
 }
 
 impl Default for InfoDiscovererParams {
@@ -67,8 +77,67 @@ impl Default for InfoDiscovererParams {
             blocks: BlockTags::default(),
             min_pages: 3,
             max_pages: 64,
+            template_similarity: TEMPLATE_SIMILARITY,
         }
     }
+}
+
+/// The default [`InfoDiscovererParams::template_similarity`].
+pub const TEMPLATE_SIMILARITY: f32 = 0.5;
+
+/// One page cluster of a site (§4): its sampled pages of one template, and what was learnt
+/// from them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageCluster {
+    /// The block paths of the cluster's first page ([`block_paths`]), which a page's own are
+    /// compared with.
+    pub paths: Vec<u64>,
+    /// The cluster's feature entropies and threshold.
+    pub entropy: SiteEntropy,
+}
+
+/// What InfoDiscoverer learnt of one site: a model per page cluster, in the order their first
+/// pages were sampled.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SiteClusters {
+    /// The clusters of enough pages.
+    pub clusters: Vec<PageCluster>,
+}
+
+impl SiteClusters {
+    /// The cluster most like a page whose block paths are `paths` (the first of equals) and
+    /// the similarity, when it is at least `min_similarity`.
+    pub fn cluster_of(&self, paths: &[u64], min_similarity: f32) -> Option<(&PageCluster, f32)> {
+        let mut best: Option<(&PageCluster, f32)> = None;
+        for c in &self.clusters {
+            let s = jaccard(&c.paths, paths);
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((c, s));
+            }
+        }
+        best.filter(|&(_, s)| s >= min_similarity)
+    }
+}
+
+/// Groups pages by template: each page (in order) joins the group whose first page's block
+/// paths are most like its own (the first of equals) when that similarity is at least
+/// `min_similarity`, else starts a group. Returns the groups as page indexes, in order.
+pub fn template_clusters(paths: &[Vec<u64>], min_similarity: f32) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, page) in paths.iter().enumerate() {
+        let mut best: Option<(usize, f32)> = None;
+        for (g, group) in groups.iter().enumerate() {
+            let s = jaccard(&paths[group[0]], page);
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((g, s));
+            }
+        }
+        match best {
+            Some((g, s)) if s >= min_similarity => groups[g].push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    groups
 }
 
 /// What InfoDiscoverer learnt of one site: the entropy of each feature and the threshold.
@@ -232,14 +301,17 @@ pub fn block_entropy<'a>(
 /// A block's features as (key, frequency), sorted by key.
 type KeyedFeatures = [(u64, u32)];
 
-/// Learns one site's [`SiteEntropy`], one page at a time. Each learnt page is kept as its
-/// blocks' features (keys and frequencies), about 12 bytes a feature of a block, until
-/// [`SiteLearner::finish`].
+/// One learnt page's content blocks: each block's features' keys and frequencies, by key.
+type PageBlocks = Vec<Vec<(u64, u32)>>;
+
+/// Learns one site's [`SiteClusters`], one page at a time. Each learnt page is kept as its
+/// block paths (8 bytes each) and its blocks' features (keys and frequencies), about 12 bytes
+/// a feature of a block, until [`SiteLearner::finish`].
 struct Learner {
     params: InfoDiscovererParams,
     analyzer: Analyzer,
-    /// Per learnt page, per content block: its features' keys and frequencies, by key.
-    pages: Vec<Vec<Vec<(u64, u32)>>>,
+    /// Per learnt page: its block paths and its blocks.
+    pages: Vec<(Vec<u64>, PageBlocks)>,
 }
 
 impl SiteLearner for Learner {
@@ -269,18 +341,39 @@ impl SiteLearner for Learner {
                 keyed
             })
             .collect();
-        self.pages.push(blocks);
+        let mut paths = block_paths(tree);
+        paths.shrink_to_fit();
+        self.pages.push((paths, blocks));
     }
 
     fn finish(self: Box<Self>) -> Option<SiteModel> {
-        let d = self.pages.len();
-        if d < self.params.min_pages.max(2) {
+        let min = self.params.min_pages.max(2);
+        if self.pages.len() < min {
             return None;
         }
+        let paths: Vec<Vec<u64>> = self.pages.iter().map(|(p, _)| p.clone()).collect();
+        let clusters: Vec<PageCluster> = template_clusters(&paths, self.params.template_similarity)
+            .into_iter()
+            .filter(|group| group.len() >= min)
+            .map(|group| PageCluster {
+                paths: paths[group[0]].clone(),
+                entropy: cluster_entropy(
+                    &group.iter().map(|&i| &self.pages[i].1).collect::<Vec<_>>(),
+                ),
+            })
+            .collect();
+        (!clusters.is_empty()).then_some(SiteModel::InfoDiscoverer(SiteClusters { clusters }))
+    }
+}
+
+/// The feature entropies (§4.3) and the greedy threshold (§4.5) of one page cluster.
+fn cluster_entropy(pages: &[&PageBlocks]) -> SiteEntropy {
+    let d = pages.len();
+    {
         // The F-D matrix as (feature, page, frequency), grouped by feature.
         let mut cells: Vec<(u64, u32, u32)> = Vec::new();
-        for (page, blocks) in self.pages.iter().enumerate() {
-            for block in blocks {
+        for (page, blocks) in pages.iter().enumerate() {
+            for block in blocks.iter() {
                 cells.extend(block.iter().map(|&(key, tf)| (key, page as u32, tf)));
             }
         }
@@ -309,8 +402,7 @@ impl SiteLearner for Learner {
             threshold: 0.0,
         };
         // H(CB) of every learnt block, beside its features.
-        let blocks: Vec<Vec<(f32, &KeyedFeatures)>> = self
-            .pages
+        let blocks: Vec<Vec<(f32, &KeyedFeatures)>> = pages
             .iter()
             .map(|page| {
                 page.iter()
@@ -340,7 +432,7 @@ impl SiteLearner for Learner {
                 })
                 .sum()
         });
-        Some(SiteModel::InfoDiscoverer(SiteEntropy { threshold, ..site }))
+        SiteEntropy { threshold, ..site }
     }
 }
 
@@ -449,6 +541,21 @@ pub(crate) fn lowest_common_ancestor(tree: &TagTree, nodes: &[NodeId]) -> Option
     common.last().copied()
 }
 
+impl InfoDiscoverer {
+    /// The page cluster of `site` most like `tree` and their similarity, when one is alike
+    /// enough.
+    fn cluster_of<'a>(
+        &self,
+        tree: &TagTree,
+        site: Option<&'a SiteModel>,
+    ) -> Option<(&'a PageCluster, f32)> {
+        let Some(SiteModel::InfoDiscoverer(clusters)) = site else {
+            return None;
+        };
+        clusters.cluster_of(&block_paths(tree), self.params.template_similarity)
+    }
+}
+
 impl Cleaner for InfoDiscoverer {
     fn name(&self) -> &'static str {
         match self.params.blocks {
@@ -479,16 +586,23 @@ impl Cleaner for InfoDiscoverer {
     }
 
     fn clean_in_site(&self, tree: &TagTree, site: Option<&SiteModel>) -> Cleaned {
-        match site {
-            Some(SiteModel::InfoDiscoverer(model)) => self.clean_with(tree, model),
-            _ => self.fallback.clean(tree),
+        match self.cluster_of(tree, site) {
+            Some((cluster, _)) => self.clean_with(tree, &cluster.entropy),
+            None => self.fallback.clean(tree),
         }
     }
 
+    fn uses_site_model(&self, tree: &TagTree, site: Option<&SiteModel>) -> bool {
+        self.cluster_of(tree, site).is_some()
+    }
+
+    /// Each content block's `H(CB)` under the page's cluster, with the cluster's threshold and
+    /// size, the page's similarity to it and the title's entropy.
     fn explain_in_site(&self, tree: &TagTree, site: Option<&SiteModel>) -> Vec<BlockEvidence> {
-        let Some(SiteModel::InfoDiscoverer(model)) = site else {
+        let Some((cluster, similarity)) = self.cluster_of(tree, site) else {
             return self.fallback.explain(tree);
         };
+        let model = &cluster.entropy;
         let title = title_features(tree, &self.analyzer);
         let title_h = block_entropy(title.iter().map(|(f, _)| f.as_str()), model);
         self.block_entropies(tree, model)
@@ -500,6 +614,8 @@ impl Cleaner for InfoDiscoverer {
                     ("block_entropy", h),
                     ("site_threshold", model.threshold),
                     ("title_entropy", title_h.unwrap_or(0.0)),
+                    ("cluster_pages", model.pages as f32),
+                    ("template_similarity", similarity),
                 ],
             })
             .collect()
@@ -601,9 +717,11 @@ mod tests {
             learner.add(t);
         }
         let model = learner.finish().expect("four pages are enough");
-        let SiteModel::InfoDiscoverer(site) = &model else {
+        let SiteModel::InfoDiscoverer(clusters) = &model else {
             panic!("not InfoDiscoverer's model: {model:?}");
         };
+        assert_eq!(clusters.clusters.len(), 1, "one template");
+        let site = &clusters.clusters[0].entropy;
         assert_eq!(site.pages, 4);
         assert!(close(site.entropy_of("copyright"), 1.0));
         assert!(close(site.entropy_of("orchard"), 0.0));
@@ -643,6 +761,92 @@ mod tests {
         );
         let by_container = content_blocks(&tree, BlockTags::Containers, &analyzer);
         assert!(by_container.len() >= blocks.len());
+    }
+
+    /// A forum template on the same site: another layout, its own notice on every page.
+    fn forum_page(post: &str) -> String {
+        format!(
+            "<html><head><title>Valley Post forum</title></head><body><div id=forum>\
+             <div class=notice>Members sign in to reply; guests may read every thread.</div>\
+             <div class=post><p>{post}</p></div>\
+             <div class=rules>Be kind and stay on the topic of the thread.</div></div>\
+             </body></html>"
+        )
+    }
+
+    const POSTS: [&str; 4] = [
+        "Has anybody seen the heron nesting by the weir this spring?",
+        "Our allotment lost three rows of leeks to the late frost.",
+        "Looking for a second-hand canoe that fits two paddlers.",
+        "The choir needs tenors for the harvest concert rehearsals.",
+    ];
+
+    #[test]
+    fn template_clusters_group_pages_by_their_block_paths() {
+        let paths = vec![vec![1, 2, 3], vec![1, 2, 3, 4], vec![7, 8], vec![1, 2]];
+        assert_eq!(template_clusters(&paths, 0.5), vec![vec![0, 1, 3], vec![2]]);
+        assert_eq!(template_clusters(&paths, 0.0), vec![vec![0, 1, 2, 3]]);
+        assert_eq!(template_clusters(&paths, 0.9).len(), 4);
+    }
+
+    /// A site of two templates, news stories and forum posts, four pages each, interleaved:
+    /// two page clusters of four pages, each page cleaned with its own template's cluster and
+    /// keeping its own text; a page of a third template is like neither and goes to the
+    /// fallback. A similarity of 0 keeps the site whole.
+    #[test]
+    fn a_site_of_two_templates_has_a_cluster_for_each() {
+        let c = cleaner(BlockTags::Containers);
+        let pages: Vec<(TagTree, &str)> = STORIES
+            .iter()
+            .zip(POSTS)
+            .flat_map(|(story, post)| {
+                [
+                    (docview_page::build(&page(story)), *story),
+                    (docview_page::build(&forum_page(post)), post),
+                ]
+            })
+            .collect();
+        let mut learner = c.site_learner().expect("site-aware");
+        for (tree, _) in &pages {
+            learner.add(tree);
+        }
+        let model = learner.finish().expect("a model");
+        let SiteModel::InfoDiscoverer(clusters) = &model else {
+            panic!("not InfoDiscoverer's model: {model:?}");
+        };
+        let sizes: Vec<usize> = clusters.clusters.iter().map(|k| k.entropy.pages).collect();
+        assert_eq!(sizes, vec![4, 4]);
+        for (tree, text) in &pages {
+            assert!(c.uses_site_model(tree, Some(&model)));
+            let cleaned = c.clean_in_site(tree, Some(&model));
+            assert_eq!(cleaned.topic_text.trim(), *text, "{}", cleaned.topic_text);
+        }
+        let other = docview_page::build(
+            "<html><body><table><tr><td>Timetable of the harbour ferries for the winter \
+             months, with the night crossings</td></tr></table></body></html>",
+        );
+        assert!(!c.uses_site_model(&other, Some(&model)));
+        assert_eq!(
+            c.clean_in_site(&other, Some(&model)).topic_text,
+            crate::Framework::default().clean(&other).topic_text
+        );
+        // One cluster when templates are not told apart.
+        let whole = InfoDiscoverer::new(
+            InfoDiscovererParams {
+                template_similarity: 0.0,
+                ..InfoDiscovererParams::default()
+            },
+            Box::new(crate::Framework::default()),
+        );
+        let mut learner = whole.site_learner().expect("site-aware");
+        for (tree, _) in &pages {
+            learner.add(tree);
+        }
+        let Some(SiteModel::InfoDiscoverer(one)) = learner.finish() else {
+            panic!("a model");
+        };
+        assert_eq!(one.clusters.len(), 1);
+        assert_eq!(one.clusters[0].entropy.pages, 8);
     }
 
     #[test]

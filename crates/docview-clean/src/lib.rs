@@ -33,8 +33,9 @@ pub use docview_page::PageType;
 use docview_page::{NodeId, Show, TagTree};
 pub use framework::{Analysis, Framework, FrameworkParams};
 pub use infodiscoverer::{
-    BlockTags, ContentBlock, InfoDiscoverer, InfoDiscovererParams, SiteEntropy, block_entropy,
-    content_blocks, feature_entropy, feature_key, greedy_threshold,
+    BlockTags, ContentBlock, InfoDiscoverer, InfoDiscovererParams, PageCluster, SiteClusters,
+    SiteEntropy, TEMPLATE_SIMILARITY, block_entropy, content_blocks, feature_entropy, feature_key,
+    greedy_threshold, template_clusters,
 };
 pub use keypattern::{
     KeyPattern, KeyPatternParams, Segmentation, child_sequence, key_patterns, repetitions, segment,
@@ -206,6 +207,13 @@ pub trait Cleaner: Send + Sync {
     fn clean_in_site(&self, tree: &TagTree, _site: Option<&SiteModel>) -> Cleaned {
         self.clean(tree)
     }
+    /// True when [`Cleaner::clean_in_site`] cleans `tree` with `site`'s model; false when it
+    /// hands the page to its fallback or judges it alone. By default, whenever there is a
+    /// model; InfoDiscoverer hands a page like none of its site's page clusters to its
+    /// fallback.
+    fn uses_site_model(&self, _tree: &TagTree, site: Option<&SiteModel>) -> bool {
+        site.is_some()
+    }
     /// [`Cleaner::explain`] with the site's model.
     fn explain_in_site(&self, tree: &TagTree, _site: Option<&SiteModel>) -> Vec<BlockEvidence> {
         self.explain(tree)
@@ -216,8 +224,8 @@ pub trait Cleaner: Send + Sync {
 /// (issue 13): one variant per site-aware cleaner.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SiteModel {
-    /// InfoDiscoverer's feature entropies and threshold.
-    InfoDiscoverer(SiteEntropy),
+    /// InfoDiscoverer's feature entropies and threshold, per page cluster.
+    InfoDiscoverer(SiteClusters),
     /// What the site's pages repeat: the learned cleaner's site evidence.
     Repeats(SiteRepeats),
     /// WISDOM's term entropies and learnt pages' terms.

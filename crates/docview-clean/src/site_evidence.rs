@@ -67,26 +67,71 @@ pub struct PageSignature {
     pub fingerprint: u64,
 }
 
+/// The tag path hash of every node of `tree` (its parent's and its label, digits left out)
+/// and whether a reader sees it (neither it nor an ancestor is hidden), by node id.
+fn paths_and_visibility(tree: &TagTree) -> (Vec<u64>, Vec<bool>) {
+    let n = tree.nodes.len();
+    let mut visible = vec![true; n];
+    let mut path = vec![0u64; n];
+    for (i, node) in tree.nodes.iter().enumerate() {
+        let (vis, parent_path) = match node.parent {
+            Some(p) => (visible[p as usize], path[p as usize]),
+            None => (true, 0x9e37_79b9_7f4a_7c15),
+        };
+        visible[i] = vis && !node.hidden;
+        let mut h = FxHasher::default();
+        h.write_u64(parent_path);
+        for b in node.label.bytes().filter(|b| !b.is_ascii_digit()) {
+            h.write_u8(b);
+        }
+        path[i] = h.finish();
+    }
+    (path, visible)
+}
+
+/// The distinct tag paths of a page's text blocks (visible, with terms of their own), hashed
+/// as [`PageSignature::paths`] and sorted: the shape of the page's template, which tells the
+/// templates of one site apart (InfoDiscoverer's page clusters).
+pub fn block_paths(tree: &TagTree) -> Vec<u64> {
+    let (path, visible) = paths_and_visibility(tree);
+    let mut out: Vec<u64> = (0..tree.nodes.len())
+        .filter(|&i| visible[i] && tree.nodes[i].own.terms > 0)
+        .map(|i| path[i])
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The Jaccard similarity of two sorted sets of hashes (1 for two empty sets).
+pub fn jaccard(a: &[u64], b: &[u64]) -> f32 {
+    let (mut i, mut j, mut both) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                both += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let union = a.len() + b.len() - both;
+    if union == 0 {
+        1.0
+    } else {
+        both as f32 / union as f32
+    }
+}
+
 impl PageSignature {
     /// The signature of `tree`'s text blocks.
     pub fn of(tree: &TagTree) -> PageSignature {
-        let n = tree.nodes.len();
         let mut out = PageSignature::default();
-        let mut visible = vec![true; n];
-        let mut path = vec![0u64; n];
+        let (path, visible) = paths_and_visibility(tree);
         let mut page = FxHasher::default();
         for (i, node) in tree.nodes.iter().enumerate() {
-            let (vis, parent_path) = match node.parent {
-                Some(p) => (visible[p as usize], path[p as usize]),
-                None => (true, 0x9e37_79b9_7f4a_7c15),
-            };
-            visible[i] = vis && !node.hidden;
-            let mut h = FxHasher::default();
-            h.write_u64(parent_path);
-            for b in node.label.bytes().filter(|b| !b.is_ascii_digit()) {
-                h.write_u8(b);
-            }
-            path[i] = h.finish();
             if !visible[i] || node.own.terms == 0 {
                 continue;
             }

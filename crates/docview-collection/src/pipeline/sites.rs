@@ -39,7 +39,9 @@ pub struct SiteModelFigures {
     pub hosts_with_model: u64,
     /// Pages parsed to learn the models.
     pub pages_sampled: u64,
-    /// Pages cleaned with their site's model.
+    /// Pages of a host with a model. The cleaner cleans each with the model, but for
+    /// infodiscoverer's pages like none of their site's page clusters, which its fallback
+    /// cleans (`docview eval` counts those apart).
     pub pages_with_model: u64,
     /// Pages cleaned by the default cleaner: no host, too few pages on their host, or a host
     /// first seen after the budget was spent.

@@ -111,8 +111,8 @@ impl Summary {
             let _ = writeln!(
                 s,
                 "  site models ({}) for {} of {} web sites, learnt from {} pages: {} pages \
-                 cleaned with their site's model, {} without one (no host, too few pages on \
-                 it, or a host first seen past the budget)",
+                 of a site with a model, {} without one (no host, too few pages on it, or a \
+                 host first seen past the budget)",
                 m.cleaner,
                 m.hosts_with_model,
                 m.hosts,

@@ -92,9 +92,12 @@ pub struct SiteModels {
     models: std::collections::HashMap<String, SiteModel>,
     /// Sites in the set (pages without a site count one each).
     pub sites: usize,
-    /// Pages whose site has a model.
+    /// Pages whose site has a model; after [`evaluate_cleaner`], the pages the cleaner cleaned
+    /// with one ([`Cleaner::uses_site_model`]).
     pub pages_with_model: usize,
-    /// Pages cleaned by the fallback: their site had too few pages, or they have no site.
+    /// The other pages, cleaned by the fallback: their site had too few pages, they have no
+    /// site, or (after [`evaluate_cleaner`]) the cleaner found no part of its site's model
+    /// for them.
     pub pages_without_model: usize,
     /// Seconds spent learning the models, summed over the sites (one core's time).
     pub learn_secs: f64,
@@ -207,18 +210,26 @@ pub fn evaluate_cleaner(
         learn_site_models_with(pages, &|| None, threads)?
     };
     let learn_wall = start.elapsed().as_secs_f64();
+    let with_model = std::sync::atomic::AtomicUsize::new(0);
     let mut report = run_eval_pages(
         pages,
         |page, bytes| {
             let mut parsed = parse_page(bytes, None, "page", &PageLimits::default())?;
             parsed.tree.url = Some(page.url.clone()).filter(|u| !u.is_empty());
-            Ok(cleaner
-                .clean_in_site(&parsed.tree, models.of(page))
-                .topic_text)
+            let site = models.of(page);
+            if cleaner.uses_site_model(&parsed.tree, site) {
+                with_model.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            Ok(cleaner.clean_in_site(&parsed.tree, site).topic_text)
         },
         threads,
         keep_predictions,
     )?;
+    // Counted page by page: a site-aware cleaner may still hand a page of a modelled site to
+    // its fallback.
+    let mut models = models;
+    models.pages_with_model = with_model.into_inner();
+    models.pages_without_model = pages.len() - models.pages_with_model;
     report.extract_secs += models.learn_secs;
     report.wall_secs += learn_wall;
     Ok((report, models))
