@@ -68,17 +68,13 @@ pub struct PageSignature {
 }
 
 /// The tag path hash of every node of `tree` (its parent's and its label, digits left out)
-/// and whether a reader sees it (neither it nor an ancestor is hidden), by node id.
+/// and whether a reader sees it ([`TagTree::visible_nodes`]), by node id.
 fn paths_and_visibility(tree: &TagTree) -> (Vec<u64>, Vec<bool>) {
-    let n = tree.nodes.len();
-    let mut visible = vec![true; n];
-    let mut path = vec![0u64; n];
+    let mut path = vec![0u64; tree.nodes.len()];
     for (i, node) in tree.nodes.iter().enumerate() {
-        let (vis, parent_path) = match node.parent {
-            Some(p) => (visible[p as usize], path[p as usize]),
-            None => (true, 0x9e37_79b9_7f4a_7c15),
-        };
-        visible[i] = vis && !node.hidden;
+        let parent_path = node
+            .parent
+            .map_or(0x9e37_79b9_7f4a_7c15, |p| path[p as usize]);
         let mut h = FxHasher::default();
         h.write_u64(parent_path);
         for b in node.label.bytes().filter(|b| !b.is_ascii_digit()) {
@@ -86,7 +82,7 @@ fn paths_and_visibility(tree: &TagTree) -> (Vec<u64>, Vec<bool>) {
         }
         path[i] = h.finish();
     }
-    (path, visible)
+    (path, tree.visible_nodes())
 }
 
 /// The distinct tag paths of a page's text blocks (visible, with terms of their own), hashed

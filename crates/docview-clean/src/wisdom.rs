@@ -204,16 +204,6 @@ fn page_language(tree: &TagTree) -> Language {
         .unwrap_or_else(|| detect_language(&tree.text))
 }
 
-/// True for nodes a reader sees: neither they nor an ancestor are hidden.
-fn visible_nodes(tree: &TagTree) -> Vec<bool> {
-    let mut visible: Vec<bool> = Vec::with_capacity(tree.nodes.len());
-    for node in &tree.nodes {
-        let parent = node.parent.is_none_or(|p| visible[p as usize]);
-        visible.push(parent && !node.hidden);
-    }
-    visible
-}
-
 /// Calls `emit` with the key of each term of `text` (numbers left out).
 fn for_each_term_key(analyzer: &Analyzer, text: &str, lang: Language, mut emit: impl FnMut(u64)) {
     analyzer.for_each_term(text, lang, |term| {
@@ -258,7 +248,7 @@ impl SiteLearner for Learner {
             return;
         }
         let lang = page_language(tree);
-        let visible = visible_nodes(tree);
+        let visible = tree.visible_nodes();
         let mut counts: FxHashMap<u64, u32> = FxHashMap::default();
         for (id, node) in tree.nodes.iter().enumerate() {
             if !visible[id] || node.own.terms == 0 {
@@ -394,7 +384,7 @@ impl Own {
 impl Ict {
     fn build(tree: &TagTree, site: &SiteTerms, analyzer: &Analyzer) -> Ict {
         let lang = page_language(tree);
-        let visible = visible_nodes(tree);
+        let visible = tree.visible_nodes();
         let mut own: Vec<Own> = vec![Own::default(); tree.nodes.len()];
         for (id, node) in tree.nodes.iter().enumerate() {
             if !visible[id] {

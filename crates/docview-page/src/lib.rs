@@ -257,6 +257,17 @@ impl TagTree {
         }
     }
 
+    /// For each node, by id: true when a reader sees it (neither it nor an ancestor is
+    /// hidden).
+    pub fn visible_nodes(&self) -> Vec<bool> {
+        let mut visible: Vec<bool> = Vec::with_capacity(self.nodes.len());
+        for node in &self.nodes {
+            let parent = node.parent.is_none_or(|p| visible[p as usize]);
+            visible.push(parent && !node.hidden);
+        }
+        visible
+    }
+
     /// True when `ancestor` is `node` or one of its ancestors.
     pub fn is_ancestor(&self, ancestor: NodeId, mut node: NodeId) -> bool {
         loop {
