@@ -34,7 +34,16 @@ fn bench_process(c: &mut Criterion) {
     let stats = CollectionStats::default();
     let minhasher = MinHasher::new(MinHashParams::default()).expect("default parameters");
     let sites = docview::pipeline::SiteModels::default();
+    // As ingest runs by default: the classifier inside the binary fills the codes.
+    let classifier = docview::classifier::Classifier::embedded().expect("embedded classifier");
+    let model_name = docview::integrate::classifier_name(
+        &docview::classifier::model_digest(None).expect("embedded classifier"),
+    );
     let worker = Worker {
+        classifier: Some(docview::integrate::ClassifierRef {
+            model: &classifier,
+            name: &model_name,
+        }),
         cleaner: &cleaner,
         sites: &sites,
         analyzer: Analyzer::new(),

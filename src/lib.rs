@@ -56,6 +56,7 @@
 #![deny(missing_docs)]
 
 // The page layer.
+pub use docview_classify as classifier;
 pub use docview_clean as clean;
 pub use docview_extract as extract;
 pub use docview_extract::topic;
@@ -72,4 +73,4 @@ pub use docview_collection::{
 // The lab.
 pub use docview_lab::Error as LabError;
 pub use docview_lab::replica as replica_benchmark;
-pub use docview_lab::{compare, eval};
+pub use docview_lab::{classify, compare, eval};

@@ -73,6 +73,82 @@ enum Command {
     /// blocks that `docview blocks` writes) and write it as a model file for --model. Same
     /// sets and parameters, byte-identical model.
     TrainCleaner(TrainCleanerArgs),
+    /// The content classifier of the DocView's classification code (004 §7.1): chi-square
+    /// term selection and kNN over the Formula 2 vectors of each page's topic content (or of
+    /// the raw page). `train` writes a model from labelled sets; `eval` scores a model, or
+    /// cross-validates by site.
+    Classify(ClassifyArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct ClassifyArgs {
+    #[command(subcommand)]
+    command: ClassifyCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum ClassifyCommand {
+    /// Train a classifier on labelled sets (the layout of ../shared/corpus) and write it as a
+    /// model file. The class of a page is a string field of its ground truth (--label); pages
+    /// without one are left out. Same sets and flags, byte-identical model.
+    Train(ClassifyTrainArgs),
+    /// Score a model on labelled sets (--model), or cross-validate (--folds N: N folds by
+    /// site, no site on both sides, a model trained on the others scoring each fold): per
+    /// class precision, recall and F1 (Formulas 4-6), macro F1, accuracy and the confusion
+    /// matrix. With --compare-raw, the same for raw-page vectors beside it.
+    Eval(ClassifyEvalArgs),
+}
+
+/// What the classifier is trained on and how.
+#[derive(Debug, clap::Args)]
+struct ClassifyOpts {
+    /// Labelled set folders holding html/<id>.html.gz and ground-truth/<id>.json.
+    #[arg(value_name = "SET", required = true)]
+    sets: Vec<PathBuf>,
+    /// The ground-truth field that holds each page's class.
+    #[arg(long, value_name = "FIELD", default_value = "page_type")]
+    label: String,
+    /// Classify the raw page (every visible block) instead of its topic content.
+    #[arg(long)]
+    raw: bool,
+    /// Neighbours that vote.
+    #[arg(long, value_name = "K", default_value_t = docview::classifier::Params::default().k)]
+    k: usize,
+    /// Terms of highest chi-square kept per class (the vocabulary).
+    #[arg(long, value_name = "N", default_value_t = docview::classifier::Params::default().terms_per_class)]
+    terms: usize,
+    /// Worker threads (0: one per core); the results do not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    threads: usize,
+}
+
+#[derive(Debug, clap::Args)]
+struct ClassifyTrainArgs {
+    #[command(flatten)]
+    opts: ClassifyOpts,
+    /// The model file to write.
+    #[arg(long, value_name = "MODEL")]
+    out: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct ClassifyEvalArgs {
+    #[command(flatten)]
+    opts: ClassifyOpts,
+    /// The model to score (its --raw, --k and --terms are its own).
+    #[arg(
+        long,
+        value_name = "MODEL",
+        conflicts_with = "folds",
+        required_unless_present = "folds"
+    )]
+    model: Option<PathBuf>,
+    /// Cross-validate with this many folds by site instead of scoring a model.
+    #[arg(long, value_name = "N")]
+    folds: Option<usize>,
+    /// With --folds: the same cross-validation on raw-page vectors, beside the topic content's.
+    #[arg(long, requires = "folds")]
+    compare_raw: bool,
 }
 
 /// Parameters of training a block model.
@@ -295,6 +371,14 @@ struct IngestArgs {
     /// their fallback.
     #[arg(long)]
     pages_alone: bool,
+    /// The classifier model that fills each DocView's classification code, from `docview
+    /// classify train` (default: the model inside the binary, wcxb-dev's page types:
+    /// `page_type:article`, ...).
+    #[arg(long, value_name = "MODEL", conflicts_with = "no_classifier")]
+    classifier: Option<PathBuf>,
+    /// Leave the classification codes empty (no classifier).
+    #[arg(long)]
+    no_classifier: bool,
     /// Worker threads (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
@@ -543,6 +627,10 @@ fn main() {
         Command::Compare(args) => run_compare(args),
         Command::Blocks(args) => blocks(args),
         Command::TrainCleaner(args) => train_cleaner(args),
+        Command::Classify(args) => match args.command {
+            ClassifyCommand::Train(args) => classify_train(args),
+            ClassifyCommand::Eval(args) => classify_eval(args),
+        },
         Command::Replicas(args) => match args.command {
             ReplicasCommand::Build(args) => replicas_build(args),
             ReplicasCommand::Eval(args) => replicas_eval(args),
@@ -1025,6 +1113,11 @@ fn run_ingest(args: IngestArgs) -> Result<()> {
     options.cleaner = args.cleaner;
     options.model = args.model;
     options.pages_alone = args.pages_alone;
+    options.classifier = match (args.classifier, args.no_classifier) {
+        (_, true) => docview::pipeline::ClassifierChoice::Off,
+        (Some(path), false) => docview::pipeline::ClassifierChoice::File(path),
+        (None, false) => docview::pipeline::ClassifierChoice::Embedded,
+    };
     options.threads = args.threads;
     options.integrate = IntegrateParams {
         keywords: args.keywords,
@@ -1176,6 +1269,108 @@ fn replicas_build(args: BuildArgs) -> Result<()> {
         outln!("  left out, {reason}: {n}");
     }
     outln!("written to {}", args.out.display());
+    Ok(())
+}
+
+/// The labelled pages of `opts.sets`, read, cleaned and vectorised (saying so on standard
+/// error).
+fn classify_pages(opts: &ClassifyOpts) -> Result<Vec<docview::classify::ClassPage>> {
+    let mut sets = Vec::new();
+    for set in &opts.sets {
+        let pages = load_scored_set(set)?;
+        sets.push((set.display().to_string(), pages));
+    }
+    let total: usize = sets.iter().map(|s| s.1.len()).sum();
+    eprintln!("cleaning and vectorising {total} pages");
+    let (pages, unlabelled) = docview::classify::class_pages(&sets, &opts.label, opts.threads)?;
+    if unlabelled > 0 {
+        eprintln!(
+            "{unlabelled} pages have no {:?} in their ground truth: left out",
+            opts.label
+        );
+    }
+    if pages.is_empty() {
+        bail!("no page has a {:?} field to train or score on", opts.label);
+    }
+    Ok(pages)
+}
+
+/// The classifier's parameters from the flags.
+fn classify_params(opts: &ClassifyOpts) -> Result<docview::classifier::Params> {
+    if opts.k == 0 || opts.terms == 0 {
+        bail!("--k and --terms must be at least 1");
+    }
+    Ok(docview::classifier::Params {
+        k: opts.k,
+        terms_per_class: opts.terms,
+    })
+}
+
+/// The vectors `--raw` picks.
+fn classify_source(raw: bool) -> docview::classify::Source {
+    if raw {
+        docview::classify::Source::Raw
+    } else {
+        docview::classify::Source::Topic
+    }
+}
+
+fn classify_train(args: ClassifyTrainArgs) -> Result<()> {
+    let params = classify_params(&args.opts)?;
+    let pages = classify_pages(&args.opts)?;
+    let start = std::time::Instant::now();
+    let model = docview::classify::train(
+        &pages,
+        classify_source(args.opts.raw),
+        params,
+        &args.opts.label,
+    )?;
+    model.save(&args.out)?;
+    outln!(
+        "classifier of {} ({} classes: {}) on {} pages by their {} vectors, {} terms, k = {}, \
+         trained in {:.2} s -> {}",
+        model.scheme,
+        model.classes.len(),
+        model.classes.join(", "),
+        pages.len(),
+        model.source,
+        model.vocabulary_len(),
+        params.k,
+        start.elapsed().as_secs_f64(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+fn classify_eval(args: ClassifyEvalArgs) -> Result<()> {
+    let pages = classify_pages(&args.opts)?;
+    if let Some(path) = &args.model {
+        let model = docview::classifier::Classifier::load(path)?;
+        let report = docview::classify::evaluate(&model, &pages);
+        outln!("{} ({} vectors):", path.display(), model.source);
+        out!("{}", report.render());
+        return Ok(());
+    }
+    let folds = args.folds.unwrap_or(5);
+    if folds < 2 {
+        bail!("--folds must be at least 2");
+    }
+    let params = classify_params(&args.opts)?;
+    let mut sources = vec![classify_source(args.opts.raw)];
+    if args.compare_raw && !args.opts.raw {
+        sources.push(docview::classify::Source::Raw);
+    }
+    for source in sources {
+        let (report, secs) =
+            docview::classify::cross_validate(&pages, source, params, &args.opts.label, folds)?;
+        outln!(
+            "{}-fold cross-validation by site, {} vectors (training {:.2} s a fold):",
+            folds,
+            source.as_str(),
+            secs.iter().sum::<f64>() / secs.len().max(1) as f64
+        );
+        out!("{}", report.render());
+    }
     Ok(())
 }
 

@@ -1141,3 +1141,64 @@ fn a_site_evidence_model_learns_each_sites_pages_first() {
     );
     assert!(stdin_out.join("docviews.jsonl").exists());
 }
+
+/// `docview classify eval --folds` cross-validates by site and prints the paper's per-class
+/// table, accuracy and confusion matrix, for topic content and (`--compare-raw`) raw pages;
+/// asking for neither a model nor folds, or for a field no ground truth has, is an error that
+/// says so.
+#[test]
+fn classify_eval_cross_validates_and_explains_bad_requests() {
+    let set = Path::new(SAMPLES).join("labelled");
+    let set = set.to_str().unwrap();
+    let out = run(&[
+        "classify",
+        "eval",
+        set,
+        "--folds",
+        "2",
+        "--compare-raw",
+        "--k",
+        "3",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("2-fold cross-validation by site, topic vectors"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2-fold cross-validation by site, raw vectors"),
+        "{text}"
+    );
+    assert_eq!(text.matches("macro F1").count(), 2, "{text}");
+    for class in ["article", "gallery", "listing"] {
+        assert!(
+            text.lines().any(|l| l.starts_with(class)),
+            "{class}: {text}"
+        );
+    }
+    assert!(text.contains("confusion (rows: truth, columns: predicted)"));
+
+    let neither = run(&["classify", "eval", set]);
+    assert!(!neither.status.success());
+    assert!(stderr(&neither).contains("--model"), "{}", stderr(&neither));
+
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("m.json");
+    let missing = run(&[
+        "classify",
+        "train",
+        set,
+        "--label",
+        "no_such_field",
+        "--out",
+        model.to_str().unwrap(),
+    ]);
+    assert!(!missing.status.success());
+    assert!(
+        stderr(&missing).contains("no_such_field"),
+        "{}",
+        stderr(&missing)
+    );
+    assert!(!model.exists(), "no model written");
+}

@@ -950,3 +950,77 @@ fn wisdom_ingest_finds_article_and_toc_blocks() {
         }
     }
 }
+
+/// The classification code: the default (embedded) classifier fills every record's code on the
+/// samples WARC, a page of no known term by prior (the Chinese samples: wcxb-dev is English);
+/// `--classifier` takes a model trained by `docview classify train` (on the labelled samples:
+/// their page types), and `--no-classifier` leaves the codes empty.
+#[test]
+fn the_classifier_fills_every_classification_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, choice: docview::pipeline::ClassifierChoice| {
+        let out = dir.path().join(name);
+        let mut options = IngestOptions::new(vec![samples_warc()], out.clone());
+        options.threads = 2;
+        options.classifier = choice;
+        ingest(&options, &Silent).expect("ingest");
+        records(&out)
+    };
+    let default = run("default", docview::pipeline::ClassifierChoice::Embedded);
+    assert_eq!(default.len(), 30);
+    let classes = [
+        "article",
+        "collection",
+        "documentation",
+        "forum",
+        "listing",
+        "product",
+        "service",
+    ];
+    for r in &default {
+        let d = &r.docview;
+        let c = d.classification.as_ref().expect("a classification");
+        assert_eq!(d.classification_code, format!("page_type:{}", c.class));
+        assert!(classes.contains(&c.class.as_str()), "{c:?}");
+        assert!(c.model.starts_with("docview-classifier v1 "), "{c:?}");
+        assert_eq!(c.prior, d.language == "zh", "{}: {c:?}", d.identifier);
+    }
+    assert!(
+        default
+            .iter()
+            .any(|r| r.docview.classification_code == "page_type:article")
+    );
+
+    let model = dir.path().join("samples-classifier.json");
+    let set = Path::new(SAMPLES).join("labelled");
+    let out = docview(&[
+        "classify",
+        "train",
+        set.to_str().unwrap(),
+        "--out",
+        model.to_str().unwrap(),
+        "--k",
+        "3",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let own = run("own", docview::pipeline::ClassifierChoice::File(model));
+    for r in &own {
+        let c = r.docview.classification.as_ref().expect("a classification");
+        assert!(
+            ["article", "gallery", "listing"].contains(&c.class.as_str()),
+            "{c:?}"
+        );
+        assert_ne!(
+            Some(&c.model),
+            default[0].docview.classification.as_ref().map(|c| &c.model)
+        );
+    }
+
+    let off = run("off", docview::pipeline::ClassifierChoice::Off);
+    assert!(off.iter().all(|r| r.docview.classification_code.is_empty()
+        && r.docview.classification.is_none()));
+}

@@ -27,6 +27,9 @@ pub enum Error {
     /// Choosing a cleaner or handling its block model failed.
     #[error(transparent)]
     Clean(#[from] docview_clean::Error),
+    /// The content classifier's model cannot be read.
+    #[error(transparent)]
+    Classify(#[from] docview_classify::Error),
     /// Creating, writing, reading or querying a Tantivy index failed.
     #[error("index {path}: {source}")]
     Index {

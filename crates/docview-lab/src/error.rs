@@ -45,6 +45,7 @@ through_collection!(
     docview_input::Error,
     docview_extract::Error,
     docview_clean::Error,
+    docview_classify::Error,
     docview_collection::minhash::MinHashError
 );
 

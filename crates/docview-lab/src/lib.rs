@@ -5,6 +5,8 @@
 //!   cross-validation.
 //! - [`replica`]: the paper's replica benchmark (§5) built from a labelled set, and the
 //!   collection layer's replica detector run over it.
+//! - [`classify`]: the content classifier (the DocView's classification code) trained and
+//!   cross-validated by site on a labelled set, on topic content or raw pages.
 //! - [`compare`]: the three indexes side by side: size, query cost, retrieval (§7).
 //!
 //! The lab may use every layer; no layer uses the lab.
@@ -18,6 +20,7 @@ use docview_input as input;
 use docview_page as page;
 use docview_text as text;
 
+pub mod classify;
 pub mod compare;
 pub mod error;
 pub mod eval;

@@ -61,8 +61,12 @@ pub struct DocView {
     /// Topic, hub or image.
     #[serde(rename = "type")]
     pub page_type: PageType,
-    /// The content classification code; empty until a classifier fills it.
+    /// The content classification code (§2): `scheme:class` from the classifier (by default
+    /// wcxb-dev's page types, `page_type:article`); empty without a classifier.
     pub classification_code: String,
+    /// The classification behind the code: scheme, class, score, whether it is by prior, and
+    /// the model; `None` without a classifier.
+    pub classification: Option<Classification>,
     /// The `<title>`, or the one or two heaviest keywords when the title means nothing.
     pub title: String,
     /// The λ heaviest features of the topic content, as words of the page.
@@ -94,6 +98,55 @@ pub struct DocView {
     pub replicas: Vec<String>,
 }
 
+/// What a classifier said of a page: the DocView's classification code spelt out.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Classification {
+    /// What the classes are (the ground-truth field the model was trained on).
+    pub scheme: String,
+    /// The class.
+    pub class: String,
+    /// Its share of the nearest training pages' votes, 0 to 1 (by prior: its share of the
+    /// training pages).
+    pub score: f32,
+    /// True when no training page shared a term with the topic content (an empty page, a
+    /// language the training pages lack): the class is the model's most frequent.
+    pub prior: bool,
+    /// The model: format version and the MD5 of its file.
+    pub model: String,
+}
+
+/// A classifier as integration uses it: the model and the name its records give it.
+#[derive(Debug, Clone, Copy)]
+pub struct ClassifierRef<'a> {
+    /// The model.
+    pub model: &'a docview_classify::Classifier,
+    /// `docview-classifier v1 <md5>`.
+    pub name: &'a str,
+}
+
+impl ClassifierRef<'_> {
+    /// The classification of a topic content's Formula 2 vector.
+    pub fn classify(&self, features: &FeatureVector) -> Classification {
+        let c = self.model.classify(features);
+        Classification {
+            scheme: self.model.scheme.clone(),
+            class: c.class,
+            score: c.score,
+            prior: c.prior,
+            model: self.name.to_string(),
+        }
+    }
+}
+
+/// The name records give a classifier whose file (or embedded bytes) has MD5 `digest`.
+pub fn classifier_name(digest: &str) -> String {
+    format!(
+        "{} v{} {digest}",
+        docview_classify::MODEL_FORMAT,
+        docview_classify::MODEL_VERSION
+    )
+}
+
 /// A page's DocView with the measures replica removal needs.
 #[derive(Debug, Clone)]
 pub struct Integrated {
@@ -112,6 +165,8 @@ pub struct Context<'a> {
     pub stats: &'a CollectionStats,
     /// The parameters.
     pub params: IntegrateParams,
+    /// The classifier that fills the classification code, if any.
+    pub classifier: Option<ClassifierRef<'a>>,
 }
 
 /// One page alone, bytes to DocView, with the default (learned) cleaner, the default limits
@@ -131,6 +186,7 @@ pub fn page_docview(bytes: &[u8], url: &str) -> crate::Result<DocView> {
         analyzer: &analyzer,
         stats: &stats,
         params: IntegrateParams::default(),
+        classifier: None,
     };
     let site = url::Url::parse(url)
         .ok()
@@ -141,7 +197,9 @@ pub fn page_docview(bytes: &[u8], url: &str) -> crate::Result<DocView> {
 /// Integrates one cleaned page, found at `url` on `site`, into its DocView.
 pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_>) -> Integrated {
     let lang = page.language;
-    let vector = topic_vector(page, cx);
+    let features = page.topic_features(cx.analyzer);
+    let classification = cx.classifier.map(|c| c.classify(&features));
+    let vector = features.scaled_by(|t| cx.stats.idf(t));
     let topic = &page.topic_text;
     let ranked = ranked_features(&vector, topic, lang, cx);
     let surfaces = surface_forms(topic, lang, cx.analyzer, &ranked);
@@ -175,7 +233,11 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
         docview: DocView {
             identifier: url.to_string(),
             page_type: page.page_type,
-            classification_code: String::new(),
+            classification_code: classification
+                .as_ref()
+                .map(|c| format!("{}:{}", c.scheme, c.class))
+                .unwrap_or_default(),
+            classification,
             title,
             keywords,
             abstract_text,
@@ -265,12 +327,6 @@ fn surface_forms(
         }
     }
     out
-}
-
-/// The topic feature vector with the collection's IDF, as integration weighs it.
-pub fn topic_vector(page: &TopicPage, cx: Context<'_>) -> FeatureVector {
-    page.topic_features(cx.analyzer)
-        .scaled_by(|t| cx.stats.idf(t))
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ fn docview(html: &str, url: &str, stats: &CollectionStats, params: IntegratePara
         analyzer: &analyzer,
         stats,
         params,
+        classifier: None,
     };
     integrate(url, Some("rivers.example"), &p, cx).docview
 }
@@ -37,6 +38,41 @@ fn article(title: &str) -> String {
     ARTICLE.replace("TITLE", title)
 }
 
+/// The default classifier fills the classification code of an article: its class by its
+/// nearest wcxb-dev pages, and the model's name; without a classifier the code stays empty.
+#[test]
+fn the_embedded_classifier_fills_the_classification_code() {
+    let model = docview_classify::Classifier::embedded().unwrap();
+    let name = classifier_name(&docview_classify::model_digest(None).unwrap());
+    let p = page(&article("Valley floods: the rivers rise"));
+    let analyzer = Analyzer::new();
+    let stats = CollectionStats::default();
+    let cx = Context {
+        analyzer: &analyzer,
+        stats: &stats,
+        params: IntegrateParams::default(),
+        classifier: Some(ClassifierRef {
+            model: &model,
+            name: &name,
+        }),
+    };
+    let d = integrate("http://rivers.example/a.html", None, &p, cx).docview;
+    assert_eq!(d.classification_code, "page_type:article");
+    let c = d.classification.expect("a classification");
+    assert_eq!(
+        (c.scheme.as_str(), c.class.as_str()),
+        ("page_type", "article")
+    );
+    assert!(!c.prior && c.score > 0.0 && c.score <= 1.0, "{c:?}");
+    assert!(c.model.starts_with("docview-classifier v1 "), "{}", c.model);
+    // A page of no term the model knows is classified by prior, and says so.
+    let empty = page("<html><body><p>xqzzv wqkkp</p></body></html>");
+    let d = integrate("http://rivers.example/b.html", None, &empty, cx).docview;
+    let c = d.classification.expect("a classification");
+    assert!(c.prior, "{c:?}");
+    assert_eq!(d.classification_code, format!("page_type:{}", c.class));
+}
+
 #[test]
 fn identifier_type_code_and_meaningful_title() {
     let d = docview(
@@ -47,7 +83,8 @@ fn identifier_type_code_and_meaningful_title() {
     );
     assert_eq!(d.identifier, "http://rivers.example/news/rise.html");
     assert_eq!(d.page_type, PageType::Topic);
-    assert_eq!(d.classification_code, "");
+    assert_eq!(d.classification_code, "", "no classifier in this context");
+    assert_eq!(d.classification, None);
     assert_eq!(d.title, "Valley floods: the rivers rise");
     assert!(!d.title_from_keywords);
     assert_eq!(d.language, "en");

@@ -74,6 +74,43 @@ const BATCH_PAGES: usize = 64;
 /// Most HTML bytes per batch.
 const BATCH_BYTES: usize = 32 << 20;
 
+/// Which classifier fills the DocViews' classification codes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum ClassifierChoice {
+    /// The model inside the binary: wcxb-dev's page types.
+    #[default]
+    Embedded,
+    /// A model file from `docview classify train`.
+    File(PathBuf),
+    /// None: the codes stay empty.
+    Off,
+}
+
+impl ClassifierChoice {
+    /// The classifier and the name its records give it; `None` for [`ClassifierChoice::Off`].
+    pub fn load(&self) -> Result<Option<(std::sync::Arc<docview_classify::Classifier>, String)>> {
+        let (model, path) = match self {
+            ClassifierChoice::Off => return Ok(None),
+            ClassifierChoice::Embedded => (docview_classify::Classifier::embedded()?, None),
+            ClassifierChoice::File(p) => (
+                std::sync::Arc::new(docview_classify::Classifier::load(p)?),
+                Some(p.as_path()),
+            ),
+        };
+        let digest = docview_classify::model_digest(path)?;
+        Ok(Some((model, crate::integrate::classifier_name(&digest))))
+    }
+
+    /// The digest of the model's bytes, for a resumed run's settings.
+    fn digest(&self) -> Result<Option<String>> {
+        Ok(match self {
+            ClassifierChoice::Off => None,
+            ClassifierChoice::Embedded => Some(docview_classify::model_digest(None)?),
+            ClassifierChoice::File(p) => Some(docview_classify::model_digest(Some(p))?),
+        })
+    }
+}
+
 /// Everything `docview ingest` is asked to do.
 #[derive(Debug, Clone)]
 pub struct IngestOptions {
@@ -85,6 +122,8 @@ pub struct IngestOptions {
     pub cleaner: String,
     /// The learned cleaner's model file (`None`: the model inside the binary).
     pub model: Option<PathBuf>,
+    /// The classifier that fills each DocView's classification code.
+    pub classifier: ClassifierChoice,
     /// Clean every page alone: no site models, even for a site-aware cleaner.
     pub pages_alone: bool,
     /// Worker threads (0: one per core).
@@ -121,6 +160,7 @@ impl IngestOptions {
             out,
             cleaner: crate::clean::DEFAULT_CLEANER.to_string(),
             model: None,
+            classifier: ClassifierChoice::default(),
             pages_alone: false,
             threads: 0,
             integrate: IntegrateParams::default(),
@@ -176,6 +216,7 @@ impl IngestOptions {
         Ok(serde_json::json!({
             "docview_version": env!("CARGO_PKG_VERSION"),
             "model_digest": model,
+            "classifier_digest": self.classifier.digest()?,
             "framework": crate::clean::FrameworkParams::default(),
             "templates": crate::stats::template::TemplateParams::default(),
             // Canonical paths: the same folder named another way is the same input.
@@ -661,7 +702,11 @@ fn run_ingest(
         options.minhash,
         options.index_heap_bytes,
     )?;
+    let classifier = options.classifier.load()?;
     let worker = Worker {
+        classifier: classifier
+            .as_ref()
+            .map(|(model, name)| crate::integrate::ClassifierRef { model, name }),
         cleaner: cleaning.cleaner,
         sites: cleaning.sites,
         analyzer: Analyzer::new().with_aggressive_stopwords(stats.aggressive_stopwords.clone()),

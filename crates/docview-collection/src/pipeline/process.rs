@@ -38,6 +38,8 @@ pub struct Worker<'a> {
     pub minhash: Option<&'a MinHasher>,
     /// What one page may cost.
     pub limits: PageLimits,
+    /// The classifier of the classification code, if any.
+    pub classifier: Option<crate::integrate::ClassifierRef<'a>>,
 }
 
 /// A page ready for replica removal and the outputs.
@@ -177,6 +179,7 @@ pub fn integrate_page(
         analyzer: &w.analyzer,
         stats: w.stats,
         params: w.integrate,
+        classifier: w.classifier,
     };
     let integrated = integrate(url, site.as_deref(), &page, cx);
     let fulltext = page.visible_text;

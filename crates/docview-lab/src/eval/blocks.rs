@@ -546,9 +546,17 @@ pub fn site_folds<'a>(
     pages: impl IntoIterator<Item = &'a PageBlocks>,
     folds: usize,
 ) -> BTreeMap<String, usize> {
+    site_folds_of(pages.into_iter().map(|b| b.site.as_str()), folds)
+}
+
+/// [`site_folds`] of pages given by their sites (one item a page).
+pub fn site_folds_of<'a>(
+    sites: impl IntoIterator<Item = &'a str>,
+    folds: usize,
+) -> BTreeMap<String, usize> {
     let mut pages_per_site: BTreeMap<&str, usize> = BTreeMap::new();
-    for b in pages {
-        *pages_per_site.entry(&b.site).or_insert(0) += 1;
+    for site in sites {
+        *pages_per_site.entry(site).or_insert(0) += 1;
     }
     let mut sites: Vec<(&str, usize)> = pages_per_site.into_iter().collect();
     sites.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));

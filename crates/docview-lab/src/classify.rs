@@ -1,0 +1,280 @@
+//! Training and scoring the content classifier (issue 14, 004 §7.1) on labelled sets: each
+//! page's Formula 2 vector of its topic content (cleaned by the default cleaner) and of the
+//! raw page, its class from a field of its ground truth, and site-grouped k-fold
+//! cross-validation (no site on both sides of a fold, as the learned cleaner's).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use crate::Result;
+use crate::eval::LabelledPage;
+use crate::eval::blocks::{page_site, site_folds_of};
+use crate::extract::{PageLimits, extract_page_within, topic::TopicPage};
+use crate::input::read_page_bytes;
+use docview_classify::{ClassReport, Classifier, Params};
+use docview_measure::{FeatureVector, block_weights, feature_vector};
+use docview_text::Analyzer;
+
+/// Which vector a page is classified by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The Formula 2 vector of the page's topic content.
+    Topic,
+    /// The Formula 2 vector of the whole page (every visible block).
+    Raw,
+}
+
+impl Source {
+    /// The name a model records.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Topic => "topic",
+            Source::Raw => "raw",
+        }
+    }
+}
+
+/// One labelled page as the classifier sees it.
+#[derive(Debug, Clone)]
+pub struct ClassPage {
+    /// Its site (registered domain), for the folds.
+    pub site: String,
+    /// Its class.
+    pub label: String,
+    /// The vector of its topic content.
+    pub topic: FeatureVector,
+    /// The vector of the whole page.
+    pub raw: FeatureVector,
+}
+
+impl ClassPage {
+    /// The vector of `source`.
+    pub fn vector(&self, source: Source) -> &FeatureVector {
+        match source {
+            Source::Topic => &self.topic,
+            Source::Raw => &self.raw,
+        }
+    }
+}
+
+/// The class of `page` from the ground-truth field `field` (`page_type` is read with the
+/// set; any other string field is read from the page's ground-truth file); `None` when it
+/// has none.
+fn label_of(page: &LabelledPage, field: &str) -> Result<Option<String>> {
+    if field == "page_type" {
+        return Ok(
+            (page.page_type != crate::eval::UNKNOWN_PAGE_TYPE).then(|| page.page_type.clone())
+        );
+    }
+    let truth = page.html_path.parent().and_then(Path::parent).map(|set| {
+        set.join("ground-truth")
+            .join(format!("{}.json", page.file_id))
+    });
+    let Some(truth) = truth else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(&truth).map_err(|e| crate::Error::io(&truth, e))?;
+    let json: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| crate::Error::Corpus {
+            path: truth.clone(),
+            reason: format!("malformed ground truth: {e}"),
+        })?;
+    Ok(json
+        .get(field)
+        .and_then(|v| v.as_str())
+        .filter(|s| !s.is_empty())
+        .map(str::to_string))
+}
+
+/// Reads, cleans and vectorises the pages of `sets` (each set's name and pages) whose ground
+/// truth has `field`, on `threads` threads, in set and page order. Returns them and the number
+/// of pages left out for want of a label.
+pub fn class_pages(
+    sets: &[(String, Vec<LabelledPage>)],
+    field: &str,
+    threads: usize,
+) -> Result<(Vec<ClassPage>, usize)> {
+    let cleaner = docview_clean::cleaner_by_name(docview_clean::DEFAULT_CLEANER)?;
+    let analyzer = Analyzer::new();
+    let pool = docview_collection::thread_pool(threads)?;
+    let work: Vec<(&str, &LabelledPage)> = sets
+        .iter()
+        .flat_map(|(name, pages)| pages.iter().map(move |p| (name.as_str(), p)))
+        .collect();
+    let out: Vec<Result<Option<ClassPage>>> = pool.install(|| {
+        work.par_iter()
+            .map(|(set, page)| {
+                let Some(label) = label_of(page, field)? else {
+                    return Ok(None);
+                };
+                let bytes = read_page_bytes(&page.html_path)?;
+                let extraction = extract_page_within(
+                    &bytes,
+                    None,
+                    &page.file_id,
+                    cleaner.as_ref(),
+                    &PageLimits::default(),
+                )?;
+                let topic_page = TopicPage::of(&extraction);
+                let tree = &extraction.tree;
+                let visible = tree.visible_nodes();
+                let raw = feature_vector(
+                    tree,
+                    (0..tree.nodes.len() as u32).filter(|&i| visible[i as usize]),
+                    &block_weights(tree),
+                    &analyzer,
+                    topic_page.language,
+                );
+                Ok(Some(ClassPage {
+                    site: page_site(page, set, tree),
+                    label,
+                    topic: topic_page.topic_features(&analyzer),
+                    raw,
+                }))
+            })
+            .collect()
+    });
+    let mut pages = Vec::new();
+    let mut unlabelled = 0;
+    for r in out {
+        match r? {
+            Some(p) => pages.push(p),
+            None => unlabelled += 1,
+        }
+    }
+    Ok((pages, unlabelled))
+}
+
+/// Trains a classifier on `pages` by `source`; `scheme` names the classes.
+pub fn train(
+    pages: &[ClassPage],
+    source: Source,
+    params: Params,
+    scheme: &str,
+) -> Result<Classifier> {
+    let data: Vec<(String, FeatureVector)> = pages
+        .iter()
+        .map(|p| (p.label.clone(), p.vector(source).clone()))
+        .collect();
+    Ok(Classifier::train(&data, params, scheme, source.as_str())?)
+}
+
+/// Scores `model` on `pages` by the vectors of the model's source.
+pub fn evaluate(model: &Classifier, pages: &[ClassPage]) -> ClassReport {
+    let source = if model.source == Source::Raw.as_str() {
+        Source::Raw
+    } else {
+        Source::Topic
+    };
+    let pairs: Vec<(String, Option<String>)> = pages
+        .par_iter()
+        .map(|p| {
+            (
+                p.label.clone(),
+                model
+                    .classify_by_neighbours(p.vector(source))
+                    .map(|c| c.class),
+            )
+        })
+        .collect();
+    ClassReport::of(&pairs)
+}
+
+/// Site-grouped `folds`-fold cross-validation: a classifier trained on the other folds
+/// classifies each fold's pages; no site is on both sides. Returns the report over all pages
+/// and the training seconds per fold.
+pub fn cross_validate(
+    pages: &[ClassPage],
+    source: Source,
+    params: Params,
+    scheme: &str,
+    folds: usize,
+) -> Result<(ClassReport, Vec<f64>)> {
+    let fold_of: BTreeMap<String, usize> =
+        site_folds_of(pages.iter().map(|p| p.site.as_str()), folds);
+    let mut pairs: Vec<(usize, String, Option<String>)> = Vec::new();
+    let mut train_secs = Vec::new();
+    for f in 0..folds {
+        let train_on: Vec<ClassPage> = pages
+            .iter()
+            .filter(|p| fold_of[&p.site] != f)
+            .cloned()
+            .collect();
+        let start = std::time::Instant::now();
+        let model = train(&train_on, source, params, scheme)?;
+        train_secs.push(start.elapsed().as_secs_f64());
+        let scored: Vec<(usize, String, Option<String>)> = pages
+            .par_iter()
+            .enumerate()
+            .filter(|(_, p)| fold_of[&p.site] == f)
+            .map(|(i, p)| {
+                (
+                    i,
+                    p.label.clone(),
+                    model
+                        .classify_by_neighbours(p.vector(source))
+                        .map(|c| c.class),
+                )
+            })
+            .collect();
+        pairs.extend(scored);
+    }
+    pairs.sort_by_key(|p| p.0);
+    let pairs: Vec<(String, Option<String>)> = pairs.into_iter().map(|(_, t, p)| (t, p)).collect();
+    Ok((ClassReport::of(&pairs), train_secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(site: &str, label: &str, terms: &[&str]) -> ClassPage {
+        let n = (terms.len() as f32).sqrt();
+        let mut features: Vec<(String, f32)> =
+            terms.iter().map(|t| (t.to_string(), 1.0 / n)).collect();
+        features.sort_by(|a, b| a.0.cmp(&b.0));
+        let v = FeatureVector { features };
+        ClassPage {
+            site: site.to_string(),
+            label: label.to_string(),
+            topic: v.clone(),
+            raw: v,
+        }
+    }
+
+    /// Six sites of two kinds: every page is scored by a model that never saw its site, and
+    /// the words of each kind carry across sites.
+    #[test]
+    fn cross_validation_keeps_each_site_on_one_side() {
+        let mut pages = Vec::new();
+        for s in 0..3 {
+            pages.push(page(
+                &format!("shop{s}"),
+                "shop",
+                &["price", "cart", &format!("s{s}")],
+            ));
+            pages.push(page(
+                &format!("shop{s}"),
+                "shop",
+                &["price", "basket", &format!("s{s}")],
+            ));
+            pages.push(page(
+                &format!("news{s}"),
+                "news",
+                &["minister", "vote", &format!("n{s}")],
+            ));
+        }
+        let params = Params {
+            k: 3,
+            terms_per_class: 10,
+        };
+        let (report, secs) = cross_validate(&pages, Source::Topic, params, "kind", 3).unwrap();
+        assert_eq!(secs.len(), 3);
+        assert_eq!(report.pages, 9);
+        assert_eq!(report.accuracy, 1.0, "{}", report.render());
+        let folds = site_folds_of(pages.iter().map(|p| p.site.as_str()), 3);
+        assert_eq!(folds.len(), 6, "one fold per site");
+    }
+}
