@@ -312,7 +312,7 @@ pub enum BlockKind {
 }
 
 /// A node of the information coverage tree: a container node, or the own text of one that
-/// has child nodes too (its last child).
+/// has child nodes too (then its first child).
 #[derive(Debug, Clone, Default)]
 struct IctNode {
     parent: Option<u32>,

@@ -7,9 +7,10 @@
 //! (document frequencies, aggressive stop words, shared titles, site templates) and writes them
 //! to its [`spill`]; the second reads them back, integrates, fingerprints and ingests them.
 //! With a `--stats` file there is no first pass and the second cleans the pages itself. A
-//! site-aware cleaner (`--cleaner infodiscoverer`, `wisdom`) adds a pass before them that reads the
-//! inputs to learn each web site's model ([`learn_site_models`], bounded in memory, parsing
-//! only the sampled pages); pages are then cleaned once, with their site's model. No pass
+//! site-aware cleaner (`--cleaner infodiscoverer`, `wisdom`) adds a pass before them that
+//! reads the inputs to learn each web site's model ([`learn_site_models`], bounded in memory,
+//! parsing only the sampled pages); pages are then cleaned once, with their site's model. The
+//! classifier of the classification code is loaded first of all. No pass
 //! holds the collection: a reader thread hands out batches of pages, the workers process one
 //! batch while the next is read. Output order is the input order whatever the thread count. Commits
 //! every `commit_every` pages make the outputs durable together (see [`state`]); a run stopped
@@ -434,6 +435,9 @@ pub struct Cleaning<'a> {
     pub cleaner: &'a dyn Cleaner,
     /// Its site models (empty for a cleaner that judges pages alone).
     pub sites: &'a SiteModels,
+    /// The classifier of the classification code, for the second pass (the first does not
+    /// integrate).
+    pub classifier: Option<crate::integrate::ClassifierRef<'a>>,
 }
 
 /// The first pass: cleans every page of the inputs, builds the collection statistics, and
@@ -533,6 +537,8 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let out = &options.out;
     let state_path = out.join(STATE_FILE);
     let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
+    // Loaded before anything is read: a bad model file is told at once.
+    let classifier = options.classifier.load()?;
     let pool = crate::error::thread_pool(options.threads)?;
     let from_stdin = options.inputs.iter().any(|i| i.as_os_str() == "-");
     let site_aware = cleaner.site_learner().is_some() && !options.pages_alone;
@@ -616,6 +622,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
                     Cleaning {
                         cleaner: cleaner.as_ref(),
                         sites: &sites,
+                        classifier: None,
                     },
                     options.limits,
                     options.stopwords,
@@ -644,6 +651,9 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
             Cleaning {
                 cleaner: cleaner.as_ref(),
                 sites: &sites,
+                classifier: classifier
+                    .as_ref()
+                    .map(|(model, name)| crate::integrate::ClassifierRef { model, name }),
             },
             &stats,
             &pool,
@@ -702,11 +712,8 @@ fn run_ingest(
         options.minhash,
         options.index_heap_bytes,
     )?;
-    let classifier = options.classifier.load()?;
     let worker = Worker {
-        classifier: classifier
-            .as_ref()
-            .map(|(model, name)| crate::integrate::ClassifierRef { model, name }),
+        classifier: cleaning.classifier,
         cleaner: cleaning.cleaner,
         sites: cleaning.sites,
         analyzer: Analyzer::new().with_aggressive_stopwords(stats.aggressive_stopwords.clone()),
