@@ -217,8 +217,8 @@ pub struct ContentBlock {
     pub features: Vec<(String, u32)>,
 }
 
-/// The language of a page, for its features.
-fn page_language(tree: &TagTree) -> Language {
+/// The language of a page, for its features (and WISDOM's terms).
+pub(crate) fn page_language(tree: &TagTree) -> Language {
     tree.lang
         .as_deref()
         .and_then(language_from_tag)

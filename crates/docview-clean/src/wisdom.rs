@@ -47,9 +47,9 @@ use std::collections::BinaryHeap;
 use rustc_hash::FxHashMap;
 
 use docview_page::{Counts, NodeId, TagTree};
-use docview_text::{Analyzer, Language, detect_language, language_from_tag};
+use docview_text::{Analyzer, Language};
 
-use crate::infodiscoverer::{feature_key, lowest_common_ancestor};
+use crate::infodiscoverer::{feature_key, lowest_common_ancestor, page_language};
 use crate::{BlockEvidence, Cleaned, Cleaner, Decision, SiteLearner, SiteModel};
 
 /// WISDOM's parameters; the defaults are the paper's (§4.4).
@@ -196,14 +196,6 @@ fn base_url(tree: &TagTree) -> Option<url::Url> {
     }
 }
 
-/// The language of a page, for its terms.
-fn page_language(tree: &TagTree) -> Language {
-    tree.lang
-        .as_deref()
-        .and_then(language_from_tag)
-        .unwrap_or_else(|| detect_language(&tree.text))
-}
-
 /// Calls `emit` with the key of each term of `text` (numbers left out).
 fn for_each_term_key(analyzer: &Analyzer, text: &str, lang: Language, mut emit: impl FnMut(u64)) {
     analyzer.for_each_term(text, lang, |term| {
@@ -317,28 +309,51 @@ pub enum BlockKind {
 struct IctNode {
     parent: Option<u32>,
     children: Vec<u32>,
-    /// `CLEN_A`, `ALEN_A`, `API_A`.
+    /// Its features, aggregated over its subtree (`CLEN_A`, `ALEN_A`, `API_A`, ...).
+    f: Features,
+}
+
+/// A node's features (§3.1): its own before aggregation, its subtree's after.
+#[derive(Debug, Clone, Copy, Default)]
+struct Features {
+    /// `CLEN`, `ALEN`, `API`.
     clen: f64,
     alen: f64,
     api: f64,
-    /// Sum of the weights of the terms of the inner text and their number (`CII`).
+    /// Sum of the weights of the terms of the text and their number (`CII`).
     weight_sum: f64,
     terms: f64,
-    /// Anchors in the subtree.
+    /// Anchors.
     anchors: u32,
+}
+
+impl Features {
+    fn has_content(&self) -> bool {
+        self.clen > 0.0 || self.alen > 0.0 || self.anchors > 0
+    }
+
+    /// Adds a child's (aggregated) features: Figure 7's `F_A(N) = F(N) + Σ F_A(child)`.
+    fn add(&mut self, child: &Features) {
+        self.clen += child.clen;
+        self.alen += child.alen;
+        self.api += child.api;
+        self.weight_sum += child.weight_sum;
+        self.terms += child.terms;
+        self.anchors += child.anchors;
+    }
 }
 
 impl IctNode {
     fn feature(&self, kind: BlockKind) -> f64 {
         match kind {
-            BlockKind::Article => self.clen,
-            BlockKind::Toc => self.api,
+            BlockKind::Article => self.f.clen,
+            BlockKind::Toc => self.f.api,
         }
     }
 
     fn cii(&self) -> f32 {
-        if self.terms > 0.0 {
-            (self.weight_sum / self.terms) as f32
+        if self.f.terms > 0.0 {
+            (self.f.weight_sum / self.f.terms) as f32
         } else {
             0.0
         }
@@ -346,8 +361,8 @@ impl IctNode {
 
     fn is_dummy(&self, kind: BlockKind) -> bool {
         match kind {
-            BlockKind::Article => self.clen <= 0.0,
-            BlockKind::Toc => self.alen <= 0.0,
+            BlockKind::Article => self.f.clen <= 0.0,
+            BlockKind::Toc => self.f.alen <= 0.0,
         }
     }
 }
@@ -364,28 +379,11 @@ struct Ict {
 
 const NONE: u32 = u32::MAX;
 
-/// A node's own features before aggregation.
-#[derive(Debug, Clone, Copy, Default)]
-struct Own {
-    clen: f64,
-    alen: f64,
-    api: f64,
-    weight_sum: f64,
-    terms: f64,
-    anchors: u32,
-}
-
-impl Own {
-    fn has_content(&self) -> bool {
-        self.clen > 0.0 || self.alen > 0.0 || self.anchors > 0
-    }
-}
-
 impl Ict {
     fn build(tree: &TagTree, site: &SiteTerms, analyzer: &Analyzer) -> Ict {
         let lang = page_language(tree);
         let visible = tree.visible_nodes();
-        let mut own: Vec<Own> = vec![Own::default(); tree.nodes.len()];
+        let mut own: Vec<Features> = vec![Features::default(); tree.nodes.len()];
         for (id, node) in tree.nodes.iter().enumerate() {
             if !visible[id] {
                 continue;
@@ -454,32 +452,20 @@ impl Ict {
             }
             let with_children = node.children.iter().any(|&c| visible[c as usize]);
             let o = own[id];
-            let mut n = IctNode {
+            let apart = with_children && o.has_content();
+            ict.nodes.push(IctNode {
                 parent,
-                ..IctNode::default()
-            };
-            if !with_children || !o.has_content() {
-                n.clen = o.clen;
-                n.alen = o.alen;
-                n.api = o.api;
-                n.weight_sum = o.weight_sum;
-                n.terms = o.terms;
-                n.anchors = o.anchors;
-            }
-            ict.nodes.push(n);
-            if with_children && o.has_content() {
+                children: Vec::new(),
+                f: if apart { Features::default() } else { o },
+            });
+            if apart {
                 let text = ict.nodes.len() as u32;
                 ict.own_of[id] = text;
                 ict.nodes[index as usize].children.push(text);
                 ict.nodes.push(IctNode {
                     parent: Some(index),
                     children: Vec::new(),
-                    clen: o.clen,
-                    alen: o.alen,
-                    api: o.api,
-                    weight_sum: o.weight_sum,
-                    terms: o.terms,
-                    anchors: o.anchors,
+                    f: o,
                 });
             }
         }
@@ -488,14 +474,8 @@ impl Ict {
             let Some(p) = ict.nodes[i].parent else {
                 continue;
             };
-            let c = ict.nodes[i].clone();
-            let parent = &mut ict.nodes[p as usize];
-            parent.clen += c.clen;
-            parent.alen += c.alen;
-            parent.api += c.api;
-            parent.weight_sum += c.weight_sum;
-            parent.terms += c.terms;
-            parent.anchors += c.anchors;
+            let child = ict.nodes[i].f;
+            ict.nodes[p as usize].f.add(&child);
         }
         ict
     }
@@ -516,7 +496,9 @@ impl Ict {
         }
         match kind {
             BlockKind::Article => n.cii() > 1.0 - params.tc_article,
-            BlockKind::Toc => n.anchors > 0 && n.api / n.anchors as f64 > params.tc_toc as f64,
+            BlockKind::Toc => {
+                n.f.anchors > 0 && n.f.api / n.f.anchors as f64 > params.tc_toc as f64
+            }
         }
     }
 
@@ -809,9 +791,9 @@ impl Cleaner for Wisdom {
                     node: id as NodeId,
                     score: n.cii(),
                     features: vec![
-                        ("clen_a", n.clen as f32),
-                        ("alen_a", n.alen as f32),
-                        ("api_a", n.api as f32),
+                        ("clen_a", n.f.clen as f32),
+                        ("alen_a", n.f.alen as f32),
+                        ("api_a", n.f.api as f32),
                         ("cii", n.cii()),
                         ("sii_clen_a", ict.sii(i, BlockKind::Article)),
                         ("sii_api_a", ict.sii(i, BlockKind::Toc)),
@@ -911,8 +893,8 @@ mod tests {
                 .expect(l);
             &ict.nodes[ict.of_node[id] as usize]
         };
-        assert_eq!(label("div#x").clen, 6.0);
-        assert_eq!(label("div#top").clen, 8.0);
+        assert_eq!(label("div#x").f.clen, 6.0);
+        assert_eq!(label("div#top").f.clen, 8.0);
         // The own text of ×× is a leaf child of it, beside its two nodes.
         assert_eq!(label("div#top").children.len(), 3);
         // Unseen terms weigh 1: CII 1.
