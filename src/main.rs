@@ -117,6 +117,10 @@ struct ClassifyOpts {
     /// Terms of highest chi-square kept per class (the vocabulary).
     #[arg(long, value_name = "N", default_value_t = docview::classifier::Params::default().terms_per_class)]
     terms: usize,
+    /// The weight of each structural term beside the text's (the page type of §4.1, the
+    /// words of the URL's path, the sizes of the page's parts); 0 classifies by text alone.
+    #[arg(long, value_name = "W", default_value_t = docview::classifier::Params::default().structure)]
+    structure: f32,
     /// Worker threads (0: one per core); the results do not depend on it.
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
@@ -1300,9 +1304,13 @@ fn classify_params(opts: &ClassifyOpts) -> Result<docview::classifier::Params> {
     if opts.k == 0 || opts.terms == 0 {
         bail!("--k and --terms must be at least 1");
     }
+    if !(0.0..=10.0).contains(&opts.structure) {
+        bail!("--structure must be between 0 and 10");
+    }
     Ok(docview::classifier::Params {
         k: opts.k,
         terms_per_class: opts.terms,
+        structure: opts.structure,
     })
 }
 

@@ -13,7 +13,8 @@ use crate::eval::LabelledPage;
 use crate::eval::blocks::{page_site, site_folds_of};
 use crate::extract::{PageLimits, extract_page_within, topic::TopicPage};
 use crate::input::read_page_bytes;
-use docview_classify::{ClassReport, Classifier, Params};
+use docview_classify::{ClassReport, Classifier, PageShape, Params, with_shape};
+use docview_collection::integrate::page_shape;
 use docview_measure::{FeatureVector, block_weights, feature_vector};
 use docview_text::Analyzer;
 
@@ -47,15 +48,18 @@ pub struct ClassPage {
     pub topic: FeatureVector,
     /// The vector of the whole page.
     pub raw: FeatureVector,
+    /// Its structural features.
+    pub shape: PageShape,
 }
 
 impl ClassPage {
-    /// The vector of `source`.
-    pub fn vector(&self, source: Source) -> &FeatureVector {
-        match source {
+    /// The vector of `source` with the structural terms at `structure` each.
+    pub fn vector(&self, source: Source, structure: f32) -> FeatureVector {
+        let v = match source {
             Source::Topic => &self.topic,
             Source::Raw => &self.raw,
-        }
+        };
+        with_shape(v.clone(), &self.shape, structure)
     }
 }
 
@@ -132,6 +136,7 @@ pub fn class_pages(
                     label,
                     topic: topic_page.topic_features(&analyzer),
                     raw,
+                    shape: page_shape(&page.url, &topic_page),
                 }))
             })
             .collect()
@@ -156,7 +161,7 @@ pub fn train(
 ) -> Result<Classifier> {
     let data: Vec<(String, FeatureVector)> = pages
         .iter()
-        .map(|p| (p.label.clone(), p.vector(source).clone()))
+        .map(|p| (p.label.clone(), p.vector(source, params.structure)))
         .collect();
     Ok(Classifier::train(&data, params, scheme, source.as_str())?)
 }
@@ -174,7 +179,7 @@ pub fn evaluate(model: &Classifier, pages: &[ClassPage]) -> ClassReport {
             (
                 p.label.clone(),
                 model
-                    .classify_by_neighbours(p.vector(source))
+                    .classify_by_neighbours(&p.vector(source, model.params.structure))
                     .map(|c| c.class),
             )
         })
@@ -214,7 +219,7 @@ pub fn cross_validate(
                     i,
                     p.label.clone(),
                     model
-                        .classify_by_neighbours(p.vector(source))
+                        .classify_by_neighbours(&p.vector(source, model.params.structure))
                         .map(|c| c.class),
                 )
             })
@@ -241,6 +246,7 @@ mod tests {
             label: label.to_string(),
             topic: v.clone(),
             raw: v,
+            shape: PageShape::default(),
         }
     }
 
@@ -269,6 +275,7 @@ mod tests {
         let params = Params {
             k: 3,
             terms_per_class: 10,
+            structure: 0.0,
         };
         let (report, secs) = cross_validate(&pages, Source::Topic, params, "kind", 3).unwrap();
         assert_eq!(secs.len(), 3);

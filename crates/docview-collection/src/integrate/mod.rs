@@ -24,6 +24,7 @@ use crate::text::dates::{date_words, is_duration};
 use crate::text::tokens::count_tokens;
 use crate::text::{Analyzer, Language};
 use crate::topic::TopicPage;
+use docview_classify::PageShape;
 
 pub use abstracts::{allot_sentences, extract_abstract};
 pub use links::{LinkBase, LinkBaseSource, RelevantLink, link_base, relevant_links};
@@ -125,9 +126,10 @@ pub struct ClassifierRef<'a> {
 }
 
 impl ClassifierRef<'_> {
-    /// The classification of a topic content's Formula 2 vector.
-    pub fn classify(&self, features: &FeatureVector) -> Classification {
-        let c = self.model.classify(features);
+    /// The classification of a cleaned page from its topic content's Formula 2 vector and its
+    /// shape ([`page_shape`]).
+    pub fn classify(&self, features: &FeatureVector, shape: &PageShape) -> Classification {
+        let c = self.model.classify_page(features, shape);
         Classification {
             scheme: self.model.scheme.clone(),
             class: c.class,
@@ -135,6 +137,19 @@ impl ClassifierRef<'_> {
             prior: c.prior,
             model: self.name.to_string(),
         }
+    }
+}
+
+/// The structural features of a cleaned page found at `url`, as the classifier reads them.
+pub fn page_shape(url: &str, page: &TopicPage) -> PageShape {
+    PageShape {
+        url: url.to_string(),
+        page_type: page.page_type.as_str().to_string(),
+        links: page.links.len(),
+        visible_words: page.visible_text.split_whitespace().count(),
+        topic_words: page.topic_text.split_whitespace().count(),
+        paragraphs: page.paragraphs.len(),
+        hub_blocks: page.hub_blocks.len(),
     }
 }
 
@@ -198,7 +213,9 @@ pub fn page_docview(bytes: &[u8], url: &str) -> crate::Result<DocView> {
 pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_>) -> Integrated {
     let lang = page.language;
     let features = page.topic_features(cx.analyzer);
-    let classification = cx.classifier.map(|c| c.classify(&features));
+    let classification = cx
+        .classifier
+        .map(|c| c.classify(&features, &page_shape(url, page)));
     let vector = features.scaled_by(|t| cx.stats.idf(t));
     let topic = &page.topic_text;
     let ranked = ranked_features(&vector, topic, lang, cx);

@@ -65,11 +65,12 @@ fn the_embedded_classifier_fills_the_classification_code() {
     );
     assert!(!c.prior && c.score > 0.0 && c.score <= 1.0, "{c:?}");
     assert!(c.model.starts_with("docview-classifier v1 "), "{}", c.model);
-    // A page of no term the model knows is classified by prior, and says so.
-    let empty = page("<html><body><p>xqzzv wqkkp</p></body></html>");
-    let d = integrate("http://rivers.example/b.html", None, &empty, cx).docview;
+    // A page of no word the model knows is classified by its structural terms (its page
+    // type, URL words, sizes), not by prior.
+    let unknown = page("<html><body><p>xqzzv wqkkp</p></body></html>");
+    let d = integrate("http://rivers.example/b.html", None, &unknown, cx).docview;
     let c = d.classification.expect("a classification");
-    assert!(c.prior, "{c:?}");
+    assert!(!c.prior, "{c:?}");
     assert_eq!(d.classification_code, format!("page_type:{}", c.class));
 }
 
