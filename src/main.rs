@@ -1286,10 +1286,10 @@ fn classify_pages(opts: &ClassifyOpts) -> Result<Vec<docview::classify::ClassPag
     }
     let total: usize = sets.iter().map(|s| s.1.len()).sum();
     eprintln!("cleaning and vectorising {total} pages");
-    let (pages, unlabelled) = docview::classify::class_pages(&sets, &opts.label, opts.threads)?;
-    if unlabelled > 0 {
+    let (pages, left_out) = docview::classify::class_pages(&sets, &opts.label, opts.threads)?;
+    if left_out > 0 {
         eprintln!(
-            "{unlabelled} pages have no {:?} in their ground truth: left out",
+            "{left_out} pages left out: no {:?} in their ground truth, or no page in their HTML",
             opts.label
         );
     }

@@ -94,7 +94,8 @@ fn label_of(page: &LabelledPage, field: &str) -> Result<Option<String>> {
 
 /// Reads, cleans and vectorises the pages of `sets` (each set's name and pages) whose ground
 /// truth has `field`, on `threads` threads, in set and page order. Returns them and the number
-/// of pages left out for want of a label.
+/// of pages left out: without a label, or whose HTML cannot be read or is no page (empty,
+/// binary), as `docview eval` counts its errors.
 pub fn class_pages(
     sets: &[(String, Vec<LabelledPage>)],
     field: &str,
@@ -113,14 +114,20 @@ pub fn class_pages(
                 let Some(label) = label_of(page, field)? else {
                     return Ok(None);
                 };
-                let bytes = read_page_bytes(&page.html_path)?;
-                let extraction = extract_page_within(
-                    &bytes,
-                    None,
-                    &page.file_id,
-                    cleaner.as_ref(),
-                    &PageLimits::default(),
-                )?;
+                let extraction = read_page_bytes(&page.html_path)
+                    .map_err(crate::Error::from)
+                    .and_then(|bytes| {
+                        Ok(extract_page_within(
+                            &bytes,
+                            None,
+                            &page.file_id,
+                            cleaner.as_ref(),
+                            &PageLimits::default(),
+                        )?)
+                    });
+                let Ok(extraction) = extraction else {
+                    return Ok(None);
+                };
                 let topic_page = TopicPage::of(&extraction);
                 let tree = &extraction.tree;
                 let visible = tree.visible_nodes();
@@ -142,14 +149,14 @@ pub fn class_pages(
             .collect()
     });
     let mut pages = Vec::new();
-    let mut unlabelled = 0;
+    let mut left_out = 0;
     for r in out {
         match r? {
             Some(p) => pages.push(p),
-            None => unlabelled += 1,
+            None => left_out += 1,
         }
     }
-    Ok((pages, unlabelled))
+    Ok((pages, left_out))
 }
 
 /// Trains a classifier on `pages` by `source`; `scheme` names the classes.
