@@ -151,13 +151,7 @@ pub fn with_shape(v: FeatureVector, shape: &PageShape, weight: f32) -> FeatureVe
             false
         }
     });
-    let norm = features.iter().map(|f| f.1 * f.1).sum::<f32>().sqrt();
-    if norm > 0.0 {
-        for f in &mut features {
-            f.1 /= norm;
-        }
-    }
-    FeatureVector { features }
+    FeatureVector { features }.normalised()
 }
 
 /// A class and how sure the classifier is of it.
@@ -678,11 +672,7 @@ mod tests {
         let mut features: Vec<(String, f32)> =
             terms.iter().map(|(t, w)| (t.to_string(), *w)).collect();
         features.sort_by(|a, b| a.0.cmp(&b.0));
-        let norm = features.iter().map(|f| f.1 * f.1).sum::<f32>().sqrt();
-        for f in &mut features {
-            f.1 /= norm;
-        }
-        FeatureVector { features }
+        FeatureVector { features }.normalised()
     }
 
     /// Four pages, two classes: `price` in both shop pages and no news page scores

@@ -83,6 +83,12 @@ impl FeatureVector {
         for (term, w) in &mut self.features {
             *w *= factor(term);
         }
+        self.normalised()
+    }
+
+    /// The vector scaled to unit length (left as it is when it has no weight), its norm
+    /// summed in feature order.
+    pub fn normalised(mut self) -> FeatureVector {
         let norm = self.features.iter().map(|f| f.1 * f.1).sum::<f32>().sqrt();
         if norm > 0.0 {
             for f in &mut self.features {
@@ -176,13 +182,7 @@ pub fn text_feature_vector<S: AsRef<str>>(
     // from run to run, and with them the order of near-tied keywords.
     let mut features: Vec<(String, f32)> = sums.into_iter().collect();
     features.sort_by(|a, b| a.0.cmp(&b.0));
-    let norm = features.iter().map(|f| f.1 * f.1).sum::<f32>().sqrt();
-    if norm > 0.0 {
-        for f in &mut features {
-            f.1 /= norm;
-        }
-    }
-    FeatureVector { features }
+    FeatureVector { features }.normalised()
 }
 
 #[cfg(test)]
