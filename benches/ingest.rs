@@ -35,8 +35,9 @@ fn bench_process(c: &mut Criterion) {
     let minhasher = MinHasher::new(MinHashParams::default()).expect("default parameters");
     let sites = docview::pipeline::SiteModels::default();
     // As ingest runs by default: the classifier inside the binary fills the codes.
-    let classifier = docview::classifier::Classifier::embedded().expect("embedded classifier");
+    let classifier = docview::classifier::PageClassifier::embedded().expect("embedded classifier");
     let model_name = docview::integrate::classifier_name(
+        &classifier,
         &docview::classifier::model_digest(None).expect("embedded classifier"),
     );
     let worker = Worker {

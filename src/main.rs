@@ -73,10 +73,11 @@ enum Command {
     /// blocks that `docview blocks` writes) and write it as a model file for --model. Same
     /// sets and parameters, byte-identical model.
     TrainCleaner(TrainCleanerArgs),
-    /// The content classifier of the DocView's classification code (004 §7.1): chi-square
-    /// term selection and kNN over the Formula 2 vectors of each page's topic content (or of
-    /// the raw page). `train` writes a model from labelled sets; `eval` scores a model, or
-    /// cross-validates by site.
+    /// The content classifier of the DocView's classification code: gradient-boosted trees
+    /// over each page's signals (markup, schema.org types, URL, phrases), or the paper's
+    /// chi-square term selection and kNN over the Formula 2 vectors of each page's topic
+    /// content or raw page (004 §7.1). `train` writes a model from labelled sets; `eval`
+    /// scores a model, or cross-validates by site.
     Classify(ClassifyArgs),
 }
 
@@ -99,6 +100,15 @@ enum ClassifyCommand {
     Eval(ClassifyEvalArgs),
 }
 
+/// The kinds of content classifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ClassifyMethod {
+    /// Gradient-boosted trees over the page's signals.
+    Trees,
+    /// The paper's kNN over Formula 2 vectors.
+    Knn,
+}
+
 /// What the classifier is trained on and how.
 #[derive(Debug, clap::Args)]
 struct ClassifyOpts {
@@ -108,16 +118,29 @@ struct ClassifyOpts {
     /// The ground-truth field that holds each page's class.
     #[arg(long, value_name = "FIELD", default_value = "page_type")]
     label: String,
-    /// Classify the raw page (every visible block) instead of its topic content.
+    /// The kind of classifier: `trees` (one-vs-rest gradient-boosted trees over the page's
+    /// signals) or `knn` (the paper's chi-square terms and nearest neighbours).
+    #[arg(long, value_enum, default_value_t = ClassifyMethod::Trees)]
+    method: ClassifyMethod,
+    /// Trees per class (--method trees).
+    #[arg(long, value_name = "N", default_value_t = docview::classifier::TreeParams::default().trees)]
+    trees: usize,
+    /// Depth limit of each tree (--method trees).
+    #[arg(long, value_name = "D", default_value_t = docview::classifier::TreeParams::default().max_depth)]
+    depth: usize,
+    /// The most common URL words and title words kept as features, each (--method trees).
+    #[arg(long, value_name = "N", default_value_t = docview::classifier::TreeParams::default().words)]
+    words: usize,
+    /// Classify the raw page (every visible block) instead of its topic content (--method knn).
     #[arg(long)]
     raw: bool,
-    /// Neighbours that vote.
+    /// Neighbours that vote (--method knn).
     #[arg(long, value_name = "K", default_value_t = docview::classifier::Params::default().k)]
     k: usize,
-    /// Terms of highest chi-square kept per class (the vocabulary).
+    /// Terms of highest chi-square kept per class, the vocabulary (--method knn).
     #[arg(long, value_name = "N", default_value_t = docview::classifier::Params::default().terms_per_class)]
     terms: usize,
-    /// The weight of each structural term beside the text's (the page type of §4.1, the
+    /// The weight of each structural term beside the text's (--method knn: the page type of §4.1, the
     /// words of the URL's path, the sizes of the page's parts); 0 classifies by text alone.
     #[arg(long, value_name = "W", default_value_t = docview::classifier::Params::default().structure)]
     structure: f32,
@@ -1299,9 +1322,10 @@ fn classify_pages(opts: &ClassifyOpts) -> Result<Vec<docview::classify::ClassPag
     Ok(pages)
 }
 
-/// The classifier's parameters from the flags.
+/// The kNN's parameters from the flags.
 fn classify_params(opts: &ClassifyOpts) -> Result<docview::classifier::Params> {
-    if opts.k == 0 || opts.terms == 0 {
+    let terms = opts.terms;
+    if opts.k == 0 || terms == 0 {
         bail!("--k and --terms must be at least 1");
     }
     if !(0.0..=10.0).contains(&opts.structure) {
@@ -1309,7 +1333,7 @@ fn classify_params(opts: &ClassifyOpts) -> Result<docview::classifier::Params> {
     }
     Ok(docview::classifier::Params {
         k: opts.k,
-        terms_per_class: opts.terms,
+        terms_per_class: terms,
         structure: opts.structure,
     })
 }
@@ -1323,27 +1347,59 @@ fn classify_source(raw: bool) -> docview::classify::Source {
     }
 }
 
+/// The method and its parameters from the flags.
+fn classify_method(opts: &ClassifyOpts) -> Result<docview::classify::Method> {
+    Ok(match opts.method {
+        ClassifyMethod::Knn => {
+            docview::classify::Method::Neighbours(classify_source(opts.raw), classify_params(opts)?)
+        }
+        ClassifyMethod::Trees => {
+            if opts.raw {
+                bail!("--raw chooses the kNN's vectors: it needs --method knn");
+            }
+            if opts.trees == 0 || opts.depth == 0 {
+                bail!("--trees and --depth must be at least 1");
+            }
+            docview::classify::Method::Trees(docview::classifier::TreeParams {
+                trees: opts.trees,
+                max_depth: opts.depth,
+                words: opts.words,
+                ..docview::classifier::TreeParams::default()
+            })
+        }
+    })
+}
+
+/// What a method reads, for reports.
+fn method_name(method: docview::classify::Method) -> String {
+    match method {
+        docview::classify::Method::Neighbours(source, p) => format!(
+            "kNN on {} vectors (k = {}, {} terms a class, structure {})",
+            source.as_str(),
+            p.k,
+            p.terms_per_class,
+            p.structure
+        ),
+        docview::classify::Method::Trees(p) => format!(
+            "trees on page signals ({} a class, depth {}, {} URL and title words)",
+            p.trees, p.max_depth, p.words
+        ),
+    }
+}
+
 fn classify_train(args: ClassifyTrainArgs) -> Result<()> {
-    let params = classify_params(&args.opts)?;
+    let method = classify_method(&args.opts)?;
     let pages = classify_pages(&args.opts)?;
     let start = std::time::Instant::now();
-    let model = docview::classify::train(
-        &pages,
-        classify_source(args.opts.raw),
-        params,
-        &args.opts.label,
-    )?;
+    let model = docview::classify::train(&pages, method, &args.opts.label, args.opts.threads)?;
     model.save(&args.out)?;
     outln!(
-        "classifier of {} ({} classes: {}) on {} pages by their {} vectors, {} terms, k = {}, \
-         trained in {:.2} s -> {}",
-        model.scheme,
-        model.classes.len(),
-        model.classes.join(", "),
+        "classifier of {} ({} classes: {}) on {} pages, {}, trained in {:.2} s -> {}",
+        model.scheme(),
+        model.classes().len(),
+        model.classes().join(", "),
         pages.len(),
-        model.source,
-        model.vocabulary_len(),
-        params.k,
+        method_name(method),
         start.elapsed().as_secs_f64(),
         args.out.display()
     );
@@ -1353,9 +1409,9 @@ fn classify_train(args: ClassifyTrainArgs) -> Result<()> {
 fn classify_eval(args: ClassifyEvalArgs) -> Result<()> {
     let pages = classify_pages(&args.opts)?;
     if let Some(path) = &args.model {
-        let model = docview::classifier::Classifier::load(path)?;
+        let model = docview::classifier::PageClassifier::load(path)?;
         let report = docview::classify::evaluate(&model, &pages);
-        outln!("{} ({} vectors):", path.display(), model.source);
+        outln!("{} ({}):", path.display(), model.format_version());
         out!("{}", report.render());
         return Ok(());
     }
@@ -1363,18 +1419,33 @@ fn classify_eval(args: ClassifyEvalArgs) -> Result<()> {
     if folds < 2 {
         bail!("--folds must be at least 2");
     }
-    let params = classify_params(&args.opts)?;
-    let mut sources = vec![classify_source(args.opts.raw)];
-    if args.compare_raw && !args.opts.raw {
-        sources.push(docview::classify::Source::Raw);
+    let method = classify_method(&args.opts)?;
+    let mut methods = vec![method];
+    if args.compare_raw {
+        match method {
+            docview::classify::Method::Neighbours(docview::classify::Source::Topic, p) => methods
+                .push(docview::classify::Method::Neighbours(
+                    docview::classify::Source::Raw,
+                    p,
+                )),
+            docview::classify::Method::Neighbours(..) => {}
+            docview::classify::Method::Trees(_) => {
+                bail!("--compare-raw compares the kNN's vectors: it needs --method knn")
+            }
+        }
     }
-    for source in sources {
-        let (report, secs) =
-            docview::classify::cross_validate(&pages, source, params, &args.opts.label, folds)?;
-        outln!(
-            "{}-fold cross-validation by site, {} vectors (training {:.2} s a fold):",
+    for method in methods {
+        let (report, secs) = docview::classify::cross_validate(
+            &pages,
+            method,
+            &args.opts.label,
             folds,
-            source.as_str(),
+            args.opts.threads,
+        )?;
+        outln!(
+            "{}-fold cross-validation by site, {} (training {:.2} s a fold):",
+            folds,
+            method_name(method),
             secs.iter().sum::<f64>() / secs.len().max(1) as f64
         );
         out!("{}", report.render());

@@ -983,7 +983,7 @@ fn the_classifier_fills_every_classification_code() {
         let c = d.classification.as_ref().expect("a classification");
         assert_eq!(d.classification_code, format!("page_type:{}", c.class));
         assert!(classes.contains(&c.class.as_str()), "{c:?}");
-        assert!(c.model.starts_with("docview-classifier v1 "), "{c:?}");
+        assert!(c.model.starts_with("docview-classifier-trees v1 "), "{c:?}");
         assert!(!c.prior, "{}: {c:?}", d.identifier);
         assert!(c.score > 0.0 && c.score <= 1.0, "{c:?}");
     }
@@ -1001,6 +1001,8 @@ fn the_classifier_fills_every_classification_code() {
         set.to_str().unwrap(),
         "--out",
         model.to_str().unwrap(),
+        "--method",
+        "knn",
         "--k",
         "3",
     ]);
@@ -1016,6 +1018,7 @@ fn the_classifier_fills_every_classification_code() {
             ["article", "gallery", "listing"].contains(&c.class.as_str()),
             "{c:?}"
         );
+        assert!(c.model.starts_with("docview-classifier v1 "), "{c:?}");
         assert_ne!(
             Some(&c.model),
             default[0].docview.classification.as_ref().map(|c| &c.model)

@@ -1,6 +1,13 @@
 //! Content classification (004 §2, §6 "Content category", §7.1): the class of a page from a
-//! trained classifier over the feature vector of its topic content (Formula 2), which the
-//! pipeline has already built. It fills the classification code of a DocView.
+//! trained classifier. It fills the classification code of a DocView. Two kinds, one
+//! [`PageClassifier`]:
+//!
+//! - **Trees** ([`TreeClassifier`], the default model): one-vs-rest gradient-boosted trees
+//!   over what the page looks like ([`docview_page::PageSignals`], its URL and its shape after
+//!   cleaning). On wcxb-dev's seven page types they are right far more often than the kNN
+//!   (figures in the README).
+//! - **kNN**, the paper's ([`Classifier`]), over the feature vector of the topic content
+//!   (Formula 2), which the pipeline has already built:
 //!
 //! - **Features.** A page is its Formula 2 vector: terms weighted by block weight times term
 //!   frequency, unit length ([`docview_measure::FeatureVector`]), of its topic content or, for
@@ -13,7 +20,7 @@
 //!   similarity; the class with the most votes wins (ties: the first class in name order), and
 //!   its share of the votes is the score ([`Classifier::classify`]).
 //! - **Model files** are JSON with a format name and a version; a file of another version is
-//!   a clear error ([`Classifier::load`]).
+//!   a clear error ([`PageClassifier::load`] reads either kind).
 
 #![deny(missing_docs)]
 
@@ -22,6 +29,10 @@ use std::path::Path;
 
 use docview_measure::FeatureVector;
 use serde::{Deserialize, Serialize};
+
+mod trees;
+
+pub use trees::{PageView, TREES_FORMAT, TREES_VERSION, TreeClassifier, TreeParams};
 
 /// The format name of a classifier file.
 pub const MODEL_FORMAT: &str = "docview-classifier";
@@ -204,6 +215,33 @@ pub fn chi_square<'a>(
     out
 }
 
+/// The vocabulary of §7.1 from labelled vectors (class index, vector): the `per_class`
+/// terms of highest [`chi_square`] of each class, sorted, without repeats.
+pub fn select_terms<'a>(
+    pages: impl Iterator<Item = (usize, &'a FeatureVector)>,
+    classes: usize,
+    per_class: usize,
+) -> Vec<String> {
+    let docs: Vec<(usize, Vec<&str>)> = pages
+        .map(|(c, v)| (c, v.features.iter().map(|(t, _)| t.as_str()).collect()))
+        .collect();
+    let chi = chi_square(&docs, classes);
+    let mut vocabulary: Vec<String> = Vec::new();
+    for scores in &chi {
+        let mut ranked: Vec<(&str, f64)> = scores.iter().map(|(t, s)| (*t, *s)).collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        vocabulary.extend(
+            ranked
+                .into_iter()
+                .take(per_class)
+                .map(|(t, _)| t.to_string()),
+        );
+    }
+    vocabulary.sort();
+    vocabulary.dedup();
+    vocabulary
+}
+
 /// A training page as the classifier keeps it: its class and its vector on the vocabulary
 /// (term index, weight), unit length.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -212,10 +250,10 @@ struct Example {
     terms: Vec<(u32, f32)>,
 }
 
-/// The default classifier, inside the binary: wcxb-dev's page types (article, collection,
-/// documentation, forum, listing, product, service) from topic content, built by
-/// `docview classify train ../shared/corpus/wcxb-dev --label page_type --out
-/// models/page-type-classifier.json` and `gzip -9n`.
+/// The default classifier, inside the binary: trees for wcxb-dev's page types (article,
+/// collection, documentation, forum, listing, product, service), built by
+/// `docview classify train ../shared/corpus/wcxb-dev --out models/page-type-classifier.json`
+/// and `gzip -9n`.
 static EMBEDDED: &[u8] = include_bytes!("../../../models/page-type-classifier.json.gz");
 
 /// The MD5 (hex) of bytes: what names a model in the records and in a resumed run's settings.
@@ -238,6 +276,40 @@ pub fn model_digest(path: Option<&Path>) -> Result<String> {
             }),
         None => Ok(md5_hex(EMBEDDED)),
     }
+}
+
+/// Checks that `json` is a model file of `format` and `version`.
+pub(crate) fn check_header(
+    json: &str,
+    format: &str,
+    version: u32,
+    source_name: &str,
+) -> Result<()> {
+    #[derive(Deserialize)]
+    struct Header {
+        format: String,
+        version: u32,
+    }
+    let bad = |reason: String| Error::Model {
+        source_name: source_name.to_string(),
+        reason,
+    };
+    let header: Header =
+        serde_json::from_str(json).map_err(|e| bad(format!("not a model file: {e}")))?;
+    if header.format != format {
+        return Err(bad(format!(
+            "format {:?}, expected {format:?}",
+            header.format
+        )));
+    }
+    if header.version != version {
+        return Err(bad(format!(
+            "version {} but this docview reads version {version}: retrain it with \
+             `docview classify train`",
+            header.version
+        )));
+    }
+    Ok(())
 }
 
 /// A trained kNN classifier (see the module documentation).
@@ -306,29 +378,11 @@ impl Classifier {
             });
         }
         let index = |l: &str| classes.binary_search_by(|c| c.as_str().cmp(l)).unwrap_or(0);
-        let docs: Vec<(usize, Vec<&str>)> = pages
-            .iter()
-            .map(|(l, v)| {
-                (
-                    index(l),
-                    v.features.iter().map(|(t, _)| t.as_str()).collect(),
-                )
-            })
-            .collect();
-        let chi = chi_square(&docs, classes.len());
-        let mut vocabulary: Vec<String> = Vec::new();
-        for scores in &chi {
-            let mut ranked: Vec<(&str, f64)> = scores.iter().map(|(t, s)| (*t, *s)).collect();
-            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-            vocabulary.extend(
-                ranked
-                    .into_iter()
-                    .take(params.terms_per_class)
-                    .map(|(t, _)| t.to_string()),
-            );
-        }
-        vocabulary.sort();
-        vocabulary.dedup();
+        let vocabulary = select_terms(
+            pages.iter().map(|(l, v)| (index(l), v)),
+            classes.len(),
+            params.terms_per_class,
+        );
         let examples = pages
             .iter()
             .map(|(l, v)| Example {
@@ -448,30 +502,11 @@ impl Classifier {
 
     /// Reads a model from JSON; `source_name` names it in errors.
     pub fn from_json(json: &str, source_name: &str) -> Result<Classifier> {
-        #[derive(Deserialize)]
-        struct Header {
-            format: String,
-            version: u32,
-        }
         let bad = |reason: String| Error::Model {
             source_name: source_name.to_string(),
             reason,
         };
-        let header: Header =
-            serde_json::from_str(json).map_err(|e| bad(format!("not a model file: {e}")))?;
-        if header.format != MODEL_FORMAT {
-            return Err(bad(format!(
-                "format {:?}, expected {MODEL_FORMAT:?}",
-                header.format
-            )));
-        }
-        if header.version != MODEL_VERSION {
-            return Err(bad(format!(
-                "version {} but this docview reads version {MODEL_VERSION}: retrain it with \
-                 `docview classify train`",
-                header.version
-            )));
-        }
+        check_header(json, MODEL_FORMAT, MODEL_VERSION, source_name)?;
         let model: Classifier =
             serde_json::from_str(json).map_err(|e| bad(format!("malformed: {e}")))?;
         if model.examples.iter().any(|e| {
@@ -487,28 +522,6 @@ impl Classifier {
         Ok(model.with_postings())
     }
 
-    /// The classifier inside the binary (decoded once).
-    pub fn embedded() -> Result<std::sync::Arc<Classifier>> {
-        use std::io::Read;
-        static MODEL: std::sync::OnceLock<std::result::Result<std::sync::Arc<Classifier>, String>> =
-            std::sync::OnceLock::new();
-        MODEL
-            .get_or_init(|| {
-                let mut json = String::new();
-                flate2::read::GzDecoder::new(EMBEDDED)
-                    .read_to_string(&mut json)
-                    .map_err(|e| e.to_string())?;
-                Classifier::from_json(&json, "embedded")
-                    .map(std::sync::Arc::new)
-                    .map_err(|e| e.to_string())
-            })
-            .clone()
-            .map_err(|reason| Error::Model {
-                source_name: "embedded".to_string(),
-                reason,
-            })
-    }
-
     /// Reads a model file.
     pub fn load(path: &Path) -> Result<Classifier> {
         let json = std::fs::read_to_string(path).map_err(|source| Error::Io {
@@ -521,6 +534,116 @@ impl Classifier {
     /// The model as JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// A page classifier of either kind, as model files hold them and integration uses them.
+pub enum PageClassifier {
+    /// The paper's kNN over Formula 2 vectors ([`Classifier`]).
+    Neighbours(Classifier),
+    /// Gradient-boosted trees over the page's signals ([`TreeClassifier`]).
+    Trees(TreeClassifier),
+}
+
+impl std::fmt::Debug for PageClassifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PageClassifier")
+            .field("format", &self.format_version())
+            .field("scheme", &self.scheme())
+            .field("classes", &self.classes())
+            .finish()
+    }
+}
+
+impl PageClassifier {
+    /// Reads a model of either kind from JSON (by its format name); `source_name` names it in
+    /// errors.
+    pub fn from_json(json: &str, source_name: &str) -> Result<PageClassifier> {
+        #[derive(Deserialize)]
+        struct Format {
+            format: String,
+        }
+        let format: Format = serde_json::from_str(json).map_err(|e| Error::Model {
+            source_name: source_name.to_string(),
+            reason: format!("not a model file: {e}"),
+        })?;
+        if format.format == TREES_FORMAT {
+            TreeClassifier::from_json(json, source_name).map(PageClassifier::Trees)
+        } else {
+            Classifier::from_json(json, source_name).map(PageClassifier::Neighbours)
+        }
+    }
+
+    /// Reads a model file of either kind.
+    pub fn load(path: &Path) -> Result<PageClassifier> {
+        let json = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        PageClassifier::from_json(&json, &path.display().to_string())
+    }
+
+    /// The classifier inside the binary (decoded once).
+    pub fn embedded() -> Result<std::sync::Arc<PageClassifier>> {
+        use std::io::Read;
+        type Loaded = std::result::Result<std::sync::Arc<PageClassifier>, String>;
+        static MODEL: std::sync::OnceLock<Loaded> = std::sync::OnceLock::new();
+        MODEL
+            .get_or_init(|| {
+                let mut json = String::new();
+                flate2::read::GzDecoder::new(EMBEDDED)
+                    .read_to_string(&mut json)
+                    .map_err(|e| e.to_string())?;
+                PageClassifier::from_json(&json, "embedded")
+                    .map(std::sync::Arc::new)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+            .map_err(|reason| Error::Model {
+                source_name: "embedded".to_string(),
+                reason,
+            })
+    }
+
+    /// What its classes are.
+    pub fn scheme(&self) -> &str {
+        match self {
+            PageClassifier::Neighbours(m) => &m.scheme,
+            PageClassifier::Trees(m) => &m.scheme,
+        }
+    }
+
+    /// Its classes, sorted.
+    pub fn classes(&self) -> &[String] {
+        match self {
+            PageClassifier::Neighbours(m) => &m.classes,
+            PageClassifier::Trees(m) => &m.classes,
+        }
+    }
+
+    /// Its file format and version, `docview-classifier-trees v1`.
+    pub fn format_version(&self) -> String {
+        match self {
+            PageClassifier::Neighbours(_) => format!("{MODEL_FORMAT} v{MODEL_VERSION}"),
+            PageClassifier::Trees(_) => format!("{TREES_FORMAT} v{TREES_VERSION}"),
+        }
+    }
+
+    /// The class of a page from its Formula 2 vector `v` (the kNN reads it, of the source the
+    /// model was trained on) and its view (the trees read it; the kNN reads its shape).
+    pub fn classify(&self, v: &FeatureVector, page: PageView<'_>) -> Classification {
+        match self {
+            PageClassifier::Neighbours(m) => m.classify_page(v, page.shape),
+            PageClassifier::Trees(m) => m.classify(page),
+        }
+    }
+
+    /// The model as JSON.
+    pub fn to_json(&self) -> String {
+        match self {
+            PageClassifier::Neighbours(m) => m.to_json(),
+            PageClassifier::Trees(m) => m.to_json(),
+        }
     }
 
     /// Writes the model to `path`, whole or not at all (through a temporary file beside it).
@@ -796,9 +919,12 @@ mod tests {
         let c = trained(3);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("m.json");
-        c.save(&path).unwrap();
+        PageClassifier::Neighbours(c.clone()).save(&path).unwrap();
         let back = Classifier::load(&path).unwrap();
         assert_eq!(back, c);
+        let either = PageClassifier::load(&path).unwrap();
+        assert_eq!(either.format_version(), "docview-classifier v1");
+        assert!(matches!(either, PageClassifier::Neighbours(m) if m == c));
         // Same pages, same bytes.
         assert_eq!(trained(3).to_json(), c.to_json());
         let old = c.to_json().replace("\"version\":1", "\"version\":0");

@@ -339,7 +339,23 @@ impl Stage {
         })
     }
 
-    /// The score (probability of topic content) of each row.
+    /// The width of the rows it reads.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Makes a stage read from a model file ready to score (its trees flattened); an error
+    /// says what is wrong with its trees.
+    pub fn prepare(&mut self) -> std::result::Result<(), String> {
+        let width = self.width;
+        self.flat = FlatTrees::of(&self.booster, width).ok_or_else(|| {
+            format!("has a tree that splits on a feature past {width} or names a node it lacks")
+        })?;
+        Ok(())
+    }
+
+    /// The probability of the positive class for each row (for the block model, of topic
+    /// content).
     pub fn scores(&self, rows: &[f32]) -> Vec<f32> {
         self.flat
             .logits(rows, self.width)
@@ -503,11 +519,9 @@ impl BlockModel {
                     stage.width
                 )));
             }
-            stage.flat = FlatTrees::of(&stage.booster, width).ok_or_else(|| {
-                err(format!(
-                    "its {name} stage has a tree that splits on a feature past {width} or names a node it lacks"
-                ))
-            })?;
+            stage
+                .prepare()
+                .map_err(|e| err(format!("its {name} stage {e}")))?;
         }
         Ok(model)
     }

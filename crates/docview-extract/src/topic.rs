@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::Extraction;
 use docview_clean::Verdict;
 use docview_measure::{FeatureVector, block_text, text_feature_vector};
-use docview_page::{NodeId, PageType};
+use docview_page::{NodeId, PageSignals, PageType};
 use docview_text::{Analyzer, Language};
 
 /// A block's own text and its block weight (Algorithm 1).
@@ -90,6 +90,8 @@ pub struct TopicPage {
     pub hub_blocks: Vec<WeighedBlock>,
     /// The links of the topic content and of the hub blocks, in document order.
     pub links: Vec<PageLink>,
+    /// The page's signals of its kind, for the page-type classifier.
+    pub signals: PageSignals,
 }
 
 impl TopicPage {
@@ -147,6 +149,7 @@ impl TopicPage {
             })
             .collect();
         TopicPage {
+            signals: PageSignals::of(tree),
             title: cleaned.title.clone(),
             language: page.language(),
             page_type: cleaned.page_type,

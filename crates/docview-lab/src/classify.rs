@@ -13,9 +13,13 @@ use crate::eval::LabelledPage;
 use crate::eval::blocks::{page_site, site_folds_of};
 use crate::extract::{PageLimits, extract_page_within, topic::TopicPage};
 use crate::input::read_page_bytes;
-use docview_classify::{ClassReport, Classifier, PageShape, Params, with_shape};
+use docview_classify::{
+    ClassReport, Classifier, PageClassifier, PageShape, PageView, Params, TreeClassifier,
+    TreeParams, with_shape,
+};
 use docview_collection::integrate::page_shape;
 use docview_measure::{FeatureVector, block_weights, feature_vector};
+use docview_page::PageSignals;
 use docview_text::Analyzer;
 
 /// Which vector a page is classified by.
@@ -50,6 +54,10 @@ pub struct ClassPage {
     pub raw: FeatureVector,
     /// Its structural features.
     pub shape: PageShape,
+    /// Its signals, for the trees.
+    pub signals: PageSignals,
+    /// Its `<title>`.
+    pub title: String,
 }
 
 impl ClassPage {
@@ -61,6 +69,24 @@ impl ClassPage {
         };
         with_shape(v.clone(), &self.shape, structure)
     }
+
+    /// The page as the trees read it.
+    pub fn view(&self) -> PageView<'_> {
+        PageView {
+            signals: &self.signals,
+            shape: &self.shape,
+            title: &self.title,
+        }
+    }
+}
+
+/// How a classifier is trained.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Method {
+    /// The paper's kNN over the Formula 2 vectors of `Source`.
+    Neighbours(Source, Params),
+    /// Gradient-boosted trees over the pages' signals.
+    Trees(TreeParams),
 }
 
 /// The class of `page` from the ground-truth field `field` (`page_type` is read with the
@@ -144,6 +170,8 @@ pub fn class_pages(
                     topic: topic_page.topic_features(&analyzer),
                     raw,
                     shape: page_shape(&page.url, &topic_page),
+                    signals: topic_page.signals.clone(),
+                    title: topic_page.title.clone(),
                 }))
             })
             .collect()
@@ -159,37 +187,51 @@ pub fn class_pages(
     Ok((pages, left_out))
 }
 
-/// Trains a classifier on `pages` by `source`; `scheme` names the classes.
+/// Trains a classifier on `pages` by `method`; `scheme` names the classes; `threads` for the
+/// trees (the model does not depend on it).
 pub fn train(
     pages: &[ClassPage],
-    source: Source,
-    params: Params,
+    method: Method,
     scheme: &str,
-) -> Result<Classifier> {
-    let data: Vec<(String, FeatureVector)> = pages
-        .iter()
-        .map(|p| (p.label.clone(), p.vector(source, params.structure)))
-        .collect();
-    Ok(Classifier::train(&data, params, scheme, source.as_str())?)
+    threads: usize,
+) -> Result<PageClassifier> {
+    Ok(match method {
+        Method::Neighbours(source, params) => {
+            let data: Vec<(String, FeatureVector)> = pages
+                .iter()
+                .map(|p| (p.label.clone(), p.vector(source, params.structure)))
+                .collect();
+            PageClassifier::Neighbours(Classifier::train(&data, params, scheme, source.as_str())?)
+        }
+        Method::Trees(params) => {
+            let data: Vec<(String, PageView<'_>)> =
+                pages.iter().map(|p| (p.label.clone(), p.view())).collect();
+            PageClassifier::Trees(TreeClassifier::train(&data, params, scheme, threads)?)
+        }
+    })
 }
 
-/// Scores `model` on `pages` by the vectors of the model's source.
-pub fn evaluate(model: &Classifier, pages: &[ClassPage]) -> ClassReport {
-    let source = if model.source == Source::Raw.as_str() {
-        Source::Raw
-    } else {
-        Source::Topic
-    };
+/// The class `model` gives `page`: by the vector of the kNN's source, or by its view.
+fn predict(model: &PageClassifier, page: &ClassPage) -> Option<String> {
+    match model {
+        PageClassifier::Neighbours(m) => {
+            let source = if m.source == Source::Raw.as_str() {
+                Source::Raw
+            } else {
+                Source::Topic
+            };
+            m.classify_by_neighbours(&page.vector(source, m.params.structure))
+                .map(|c| c.class)
+        }
+        PageClassifier::Trees(m) => Some(m.classify(page.view()).class),
+    }
+}
+
+/// Scores `model` on `pages`.
+pub fn evaluate(model: &PageClassifier, pages: &[ClassPage]) -> ClassReport {
     let pairs: Vec<(String, Option<String>)> = pages
         .par_iter()
-        .map(|p| {
-            (
-                p.label.clone(),
-                model
-                    .classify_by_neighbours(&p.vector(source, model.params.structure))
-                    .map(|c| c.class),
-            )
-        })
+        .map(|p| (p.label.clone(), predict(model, p)))
         .collect();
     ClassReport::of(&pairs)
 }
@@ -199,10 +241,10 @@ pub fn evaluate(model: &Classifier, pages: &[ClassPage]) -> ClassReport {
 /// and the training seconds per fold.
 pub fn cross_validate(
     pages: &[ClassPage],
-    source: Source,
-    params: Params,
+    method: Method,
     scheme: &str,
     folds: usize,
+    threads: usize,
 ) -> Result<(ClassReport, Vec<f64>)> {
     let fold_of: BTreeMap<String, usize> =
         site_folds_of(pages.iter().map(|p| p.site.as_str()), folds);
@@ -215,21 +257,13 @@ pub fn cross_validate(
             .cloned()
             .collect();
         let start = std::time::Instant::now();
-        let model = train(&train_on, source, params, scheme)?;
+        let model = train(&train_on, method, scheme, threads)?;
         train_secs.push(start.elapsed().as_secs_f64());
         let scored: Vec<(usize, String, Option<String>)> = pages
             .par_iter()
             .enumerate()
             .filter(|(_, p)| fold_of[&p.site] == f)
-            .map(|(i, p)| {
-                (
-                    i,
-                    p.label.clone(),
-                    model
-                        .classify_by_neighbours(&p.vector(source, model.params.structure))
-                        .map(|c| c.class),
-                )
-            })
+            .map(|(i, p)| (i, p.label.clone(), predict(&model, p)))
             .collect();
         pairs.extend(scored);
     }
@@ -254,6 +288,8 @@ mod tests {
             topic: v.clone(),
             raw: v,
             shape: PageShape::default(),
+            signals: PageSignals::default(),
+            title: String::new(),
         }
     }
 
@@ -284,7 +320,8 @@ mod tests {
             terms_per_class: 10,
             structure: 0.0,
         };
-        let (report, secs) = cross_validate(&pages, Source::Topic, params, "kind", 3).unwrap();
+        let method = Method::Neighbours(Source::Topic, params);
+        let (report, secs) = cross_validate(&pages, method, "kind", 3, 1).unwrap();
         assert_eq!(secs.len(), 3);
         assert_eq!(report.pages, 9);
         assert_eq!(report.accuracy, 1.0, "{}", report.render());

@@ -4,6 +4,7 @@ use ego_tree::NodeRef;
 use scraper::{Html, Node as DomNode};
 
 use super::hint::{Hint, hint_of};
+use super::markup::MarkupCounter;
 use super::nesting::{MAX_PARSE_DEPTH, cap_nesting};
 use super::{Counts, Item, Link, MAX_DEPTH, Node, NodeId, PageType, Style, TagTree};
 use docview_text::count_tokens;
@@ -142,6 +143,8 @@ struct Builder {
     /// a new word (the browser lays such siblings out apart: `<span>2026</span><span>1h
     /// 54m</span>` is a year and a running time, not `20261h`).
     gap: bool,
+    /// The markup facts of the page's elements.
+    markup: MarkupCounter,
 }
 
 /// Longest `<title>` kept, in characters (a title is a line, not a page: longer ones are cut).
@@ -170,6 +173,7 @@ pub fn build(html: &str) -> TagTree {
     alt.json_ld_body = tree.json_ld_body;
     alt.base_href = tree.base_href;
     alt.canonical = tree.canonical;
+    alt.markup = tree.markup;
     alt
 }
 
@@ -185,6 +189,7 @@ fn build_one(html: &str) -> (TagTree, String) {
         weighty: 0,
         after_inline: false,
         gap: false,
+        markup: MarkupCounter::new(),
     };
     b.read_head(&dom);
     b.new_node("body", "body".into(), Hint::None);
@@ -212,6 +217,9 @@ impl Builder {
             .children()
             .find(|c| c.value().as_element().is_some_and(|e| e.name() == "head"));
         for node in head.iter().flat_map(|h| h.descendants()) {
+            if let Some(el) = node.value().as_element() {
+                self.markup.element(el);
+            }
             match node.value().as_element().map(|e| e.name()) {
                 Some("title") if self.tree.title.is_empty() => {
                     let mut title = String::new();
@@ -231,7 +239,8 @@ impl Builder {
         }
     }
 
-    /// Keeps the longest JSON-LD `articleBody` of a `<script type="application/ld+json">`.
+    /// Keeps the longest JSON-LD `articleBody` of a `<script type="application/ld+json">` and
+    /// counts its schema.org types.
     fn read_script(&mut self, node: NodeRef<'_, DomNode>) {
         let is_json_ld = node.value().as_element().is_some_and(|e| {
             e.attr("type")
@@ -240,7 +249,11 @@ impl Builder {
         if !is_json_ld {
             return;
         }
-        if let Some(body) = json_ld_article_body(&child_text(node))
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(child_text(node).trim()) else {
+            return;
+        };
+        self.markup.json_ld_types(&value);
+        if let Some(body) = json_ld_article_body(&value)
             && self
                 .tree
                 .json_ld_body
@@ -344,6 +357,7 @@ impl Builder {
                 Step::Enter(node) => match node.value() {
                     DomNode::Text(text) => self.push_text(text),
                     DomNode::Element(el) => {
+                        self.markup.element(el);
                         if el.name() == "noscript" {
                             self.read_noscript(node);
                         } else if el.name() == "script" {
@@ -528,6 +542,7 @@ impl Builder {
                 n.force = 0.0;
             }
         }
+        self.tree.markup = self.markup.finish();
         self.tree
     }
 }
@@ -625,10 +640,9 @@ fn make_label(tag: &str, id: Option<&str>, class: Option<&str>) -> Box<str> {
 }
 
 /// The longest `articleBody` string anywhere in a JSON-LD block.
-fn json_ld_article_body(raw: &str) -> Option<String> {
-    let value: serde_json::Value = serde_json::from_str(raw.trim()).ok()?;
+fn json_ld_article_body(value: &serde_json::Value) -> Option<String> {
     let mut best: Option<&str> = None;
-    let mut stack = vec![&value];
+    let mut stack = vec![value];
     while let Some(v) = stack.pop() {
         match v {
             serde_json::Value::Object(map) => {

@@ -14,15 +14,19 @@
 
 mod build;
 mod hint;
+mod markup;
 mod nesting;
 mod render;
+mod signals;
 
 use serde::{Deserialize, Serialize};
 
 pub use build::build;
 pub use hint::Hint;
+pub use markup::{MARKUP_TAGS, Markup, NAME_WORDS, OG_TYPES, SCHEMA_TYPES};
 pub use nesting::{MAX_PARSE_DEPTH, cap_nesting, tag_limit_offset};
 pub use render::{Rendered, Show, escape_html_into, render};
+pub use signals::{PHRASES, PageSignals, SIGNAL_COUNT, signal_names};
 
 /// Index of a node in [`TagTree::nodes`]; the root (the `<body>`, or the document) is 0.
 pub type NodeId = u32;
@@ -206,6 +210,8 @@ pub struct TagTree {
     /// `None`; the reader sets it. Cleaners that follow a page's links to other pages of its
     /// site (WISDOM's anchor precision) resolve hrefs against it.
     pub url: Option<String>,
+    /// What the markup says about the page's kind beyond its blocks ([`Markup`]).
+    pub markup: Markup,
 }
 
 /// A hyperlink: its target as written in the page and its anchor text.

@@ -120,18 +120,30 @@ pub struct Classification {
 #[derive(Debug, Clone, Copy)]
 pub struct ClassifierRef<'a> {
     /// The model.
-    pub model: &'a docview_classify::Classifier,
-    /// `docview-classifier v1 <md5>`.
+    pub model: &'a docview_classify::PageClassifier,
+    /// `docview-classifier-trees v1 <md5>`.
     pub name: &'a str,
 }
 
 impl ClassifierRef<'_> {
-    /// The classification of a cleaned page from its topic content's Formula 2 vector and its
-    /// shape ([`page_shape`]).
-    pub fn classify(&self, features: &FeatureVector, shape: &PageShape) -> Classification {
-        let c = self.model.classify_page(features, shape);
+    /// The classification of a cleaned page from its topic content's Formula 2 vector (the
+    /// kNN's), its shape ([`page_shape`]), its signals and its title (the trees').
+    pub fn classify(
+        &self,
+        features: &FeatureVector,
+        shape: &PageShape,
+        page: &TopicPage,
+    ) -> Classification {
+        let c = self.model.classify(
+            features,
+            docview_classify::PageView {
+                signals: &page.signals,
+                shape,
+                title: &page.title,
+            },
+        );
         Classification {
-            scheme: self.model.scheme.clone(),
+            scheme: self.model.scheme().to_string(),
             class: c.class,
             score: c.score,
             prior: c.prior,
@@ -153,13 +165,9 @@ pub fn page_shape(url: &str, page: &TopicPage) -> PageShape {
     }
 }
 
-/// The name records give a classifier whose file (or embedded bytes) has MD5 `digest`.
-pub fn classifier_name(digest: &str) -> String {
-    format!(
-        "{} v{} {digest}",
-        docview_classify::MODEL_FORMAT,
-        docview_classify::MODEL_VERSION
-    )
+/// The name records give `model`, whose file (or embedded bytes) has MD5 `digest`.
+pub fn classifier_name(model: &docview_classify::PageClassifier, digest: &str) -> String {
+    format!("{} {digest}", model.format_version())
 }
 
 /// A page's DocView with the measures replica removal needs.
@@ -215,7 +223,7 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
     let features = page.topic_features(cx.analyzer);
     let classification = cx
         .classifier
-        .map(|c| c.classify(&features, &page_shape(url, page)));
+        .map(|c| c.classify(&features, &page_shape(url, page), page));
     let vector = features.scaled_by(|t| cx.stats.idf(t));
     let topic = &page.topic_text;
     let ranked = ranked_features(&vector, topic, lang, cx);

@@ -38,12 +38,12 @@ fn article(title: &str) -> String {
     ARTICLE.replace("TITLE", title)
 }
 
-/// The default classifier fills the classification code of an article: its class by its
-/// nearest wcxb-dev pages, and the model's name; without a classifier the code stays empty.
+/// The default classifier fills the classification code of an article: its class by the
+/// trees trained on wcxb-dev's page types, and the model's name.
 #[test]
 fn the_embedded_classifier_fills_the_classification_code() {
-    let model = docview_classify::Classifier::embedded().unwrap();
-    let name = classifier_name(&docview_classify::model_digest(None).unwrap());
+    let model = docview_classify::PageClassifier::embedded().unwrap();
+    let name = classifier_name(&model, &docview_classify::model_digest(None).unwrap());
     let p = page(&article("Valley floods: the rivers rise"));
     let analyzer = Analyzer::new();
     let stats = CollectionStats::default();
@@ -64,9 +64,12 @@ fn the_embedded_classifier_fills_the_classification_code() {
         ("page_type", "article")
     );
     assert!(!c.prior && c.score > 0.0 && c.score <= 1.0, "{c:?}");
-    assert!(c.model.starts_with("docview-classifier v1 "), "{}", c.model);
-    // A page of no word the model knows is classified by its structural terms (its page
-    // type, URL words, sizes), not by prior.
+    assert!(
+        c.model.starts_with("docview-classifier-trees v1 "),
+        "{}",
+        c.model
+    );
+    // A page of no word the model knows is classified by its signals, not by prior.
     let unknown = page("<html><body><p>xqzzv wqkkp</p></body></html>");
     let d = integrate("http://rivers.example/b.html", None, &unknown, cx).docview;
     let c = d.classification.expect("a classification");

@@ -89,17 +89,20 @@ pub enum ClassifierChoice {
 
 impl ClassifierChoice {
     /// The classifier and the name its records give it; `None` for [`ClassifierChoice::Off`].
-    pub fn load(&self) -> Result<Option<(std::sync::Arc<docview_classify::Classifier>, String)>> {
+    pub fn load(
+        &self,
+    ) -> Result<Option<(std::sync::Arc<docview_classify::PageClassifier>, String)>> {
         let (model, path) = match self {
             ClassifierChoice::Off => return Ok(None),
-            ClassifierChoice::Embedded => (docview_classify::Classifier::embedded()?, None),
+            ClassifierChoice::Embedded => (docview_classify::PageClassifier::embedded()?, None),
             ClassifierChoice::File(p) => (
-                std::sync::Arc::new(docview_classify::Classifier::load(p)?),
+                std::sync::Arc::new(docview_classify::PageClassifier::load(p)?),
                 Some(p.as_path()),
             ),
         };
         let digest = docview_classify::model_digest(path)?;
-        Ok(Some((model, crate::integrate::classifier_name(&digest))))
+        let name = crate::integrate::classifier_name(&model, &digest);
+        Ok(Some((model, name)))
     }
 
     /// The digest of the model's bytes, for a resumed run's settings.
