@@ -1156,6 +1156,8 @@ fn classify_eval_cross_validates_and_explains_bad_requests() {
         set,
         "--folds",
         "2",
+        "--method",
+        "knn",
         "--compare-raw",
         "--k",
         "3",
@@ -1163,11 +1165,11 @@ fn classify_eval_cross_validates_and_explains_bad_requests() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("2-fold cross-validation by site, topic vectors"),
+        text.contains("2-fold cross-validation by site, kNN on topic vectors (k = 3"),
         "{text}"
     );
     assert!(
-        text.contains("2-fold cross-validation by site, raw vectors"),
+        text.contains("2-fold cross-validation by site, kNN on raw vectors (k = 3"),
         "{text}"
     );
     assert_eq!(text.matches("macro F1").count(), 2, "{text}");
@@ -1178,6 +1180,43 @@ fn classify_eval_cross_validates_and_explains_bad_requests() {
         );
     }
     assert!(text.contains("confusion (rows: truth, columns: predicted)"));
+
+    // The trees (the default method): cross-validated, and a trained model scored; the
+    // kNN's flags are refused with them.
+    let out = run(&["classify", "eval", set, "--folds", "2", "--trees", "20"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("2-fold cross-validation by site, trees on page signals (20 a class"),
+        "{text}"
+    );
+    assert_eq!(text.matches("macro F1").count(), 1, "{text}");
+    let trees_dir = tempfile::tempdir().unwrap();
+    let trees = trees_dir.path().join("trees.json");
+    let out = run(&[
+        "classify",
+        "train",
+        set,
+        "--trees",
+        "20",
+        "--out",
+        trees.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = run(&["classify", "eval", set, "--model", trees.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("(docview-classifier-trees v1)"),
+        "{}",
+        stdout(&out)
+    );
+    for flags in [&["--compare-raw"][..], &["--raw"][..]] {
+        let mut args = vec!["classify", "eval", set, "--folds", "2"];
+        args.extend_from_slice(flags);
+        let out = run(&args);
+        assert!(!out.status.success());
+        assert!(stderr(&out).contains("--method knn"), "{}", stderr(&out));
+    }
 
     let neither = run(&["classify", "eval", set]);
     assert!(!neither.status.success());
