@@ -399,8 +399,8 @@ struct IngestArgs {
     #[arg(long)]
     pages_alone: bool,
     /// The classifier model that fills each DocView's classification code, from `docview
-    /// classify train` (default: the model inside the binary, wcxb-dev's page types:
-    /// `page_type:article`, ...).
+    /// classify train`, trees or kNN (default: the trees inside the binary, wcxb-dev's page
+    /// types: `page_type:article`, ...).
     #[arg(long, value_name = "MODEL", conflicts_with = "no_classifier")]
     classifier: Option<PathBuf>,
     /// Leave the classification codes empty (no classifier).

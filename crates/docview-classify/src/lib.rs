@@ -115,19 +115,11 @@ impl PageShape {
     pub fn terms(&self) -> Vec<String> {
         let log = |x: usize| (x as f64 + 1.0).log2().floor() as u32;
         let mut out = vec![format!("§type:{}", self.page_type)];
-        let path_and_query = self
-            .url
-            .split_once("://")
-            .map_or("", |(_, rest)| rest.find('/').map_or("", |i| &rest[i..]));
-        let (path, query) = path_and_query
-            .split_once('?')
-            .map_or((path_and_query, None), |(p, q)| (p, Some(q)));
-        for w in path.split(|c: char| !c.is_ascii_alphabetic()) {
-            if (3..=20).contains(&w.len()) {
-                out.push(format!("§url:{}", w.to_ascii_lowercase()));
-            }
+        let (path, _, query) = trees::url_parts(&self.url);
+        for w in trees::words(path, 3) {
+            out.push(format!("§url:{w}"));
         }
-        if query.is_some() {
+        if query {
             out.push("§url:?".to_string());
         }
         out.push(format!("§links:{}", log(self.links)));
@@ -170,8 +162,9 @@ pub fn with_shape(v: FeatureVector, shape: &PageShape, weight: f32) -> FeatureVe
 pub struct Classification {
     /// The class.
     pub class: String,
-    /// Its share of the neighbours' votes (weighted by similarity), 0 to 1; for a class by
-    /// prior, its share of the training pages.
+    /// How sure the classifier is, 0 to 1: the kNN's share of the neighbours' votes (weighted
+    /// by similarity; for a class by prior, its share of the training pages), the trees' share
+    /// of the class probabilities.
     pub score: f32,
     /// True when no training page shares a term with the page (an empty page, a language the
     /// training pages lack): the class is then the most frequent of the training pages.
@@ -520,15 +513,6 @@ impl Classifier {
             ));
         }
         Ok(model.with_postings())
-    }
-
-    /// Reads a model file.
-    pub fn load(path: &Path) -> Result<Classifier> {
-        let json = std::fs::read_to_string(path).map_err(|source| Error::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        Classifier::from_json(&json, &path.display().to_string())
     }
 
     /// The model as JSON.
@@ -920,11 +904,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("m.json");
         PageClassifier::Neighbours(c.clone()).save(&path).unwrap();
-        let back = Classifier::load(&path).unwrap();
-        assert_eq!(back, c);
-        let either = PageClassifier::load(&path).unwrap();
-        assert_eq!(either.format_version(), "docview-classifier v1");
-        assert!(matches!(either, PageClassifier::Neighbours(m) if m == c));
+        let back = PageClassifier::load(&path).unwrap();
+        assert_eq!(back.format_version(), "docview-classifier v1");
+        assert!(matches!(back, PageClassifier::Neighbours(m) if m == c));
         // Same pages, same bytes.
         assert_eq!(trained(3).to_json(), c.to_json());
         let old = c.to_json().replace("\"version\":1", "\"version\":0");

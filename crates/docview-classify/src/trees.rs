@@ -187,7 +187,7 @@ const SHAPE_NAMES: &[&str] = &[
 
 /// The path of a URL (after the host, before `?` or `#`), its host, and whether it has a
 /// query.
-fn url_parts(url: &str) -> (&str, &str, bool) {
+pub(crate) fn url_parts(url: &str) -> (&str, &str, bool) {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let (host, path) = rest.find('/').map_or((rest, ""), |i| rest.split_at(i));
     let path = path.split('#').next().unwrap_or("");
@@ -198,7 +198,7 @@ fn url_parts(url: &str) -> (&str, &str, bool) {
 }
 
 /// The lowercase letter runs of `s` of `min` to 20 letters.
-fn words(s: &str, min: usize) -> Vec<String> {
+pub(crate) fn words(s: &str, min: usize) -> Vec<String> {
     s.split(|c: char| !c.is_ascii_alphabetic())
         .filter(|w| (min..=20).contains(&w.len()))
         .map(str::to_ascii_lowercase)
@@ -509,7 +509,7 @@ mod tests {
 
     /// A hand-made page of a kind, numbered: its signals from its tag tree, its shape, its
     /// title.
-    fn page(kind: &str, n: usize) -> (String, PageSignals, PageShape, String) {
+    fn page(kind: &str, n: usize) -> Page {
         let (url, title, body) = match kind {
             "product" => (
                 format!("https://shop{n}.example/product/kettle-{n}"),
@@ -563,8 +563,10 @@ mod tests {
         }
     }
 
-    fn trained(pages: &[(String, PageSignals, PageShape, String)]) -> TreeClassifier {
-        let views: Vec<(String, PageView<'_>)> = pages
+    type Page = (String, PageSignals, PageShape, String);
+
+    fn views(pages: &[Page]) -> Vec<(String, PageView<'_>)> {
+        pages
             .iter()
             .map(|(l, signals, shape, title)| {
                 (
@@ -576,8 +578,11 @@ mod tests {
                     },
                 )
             })
-            .collect();
-        TreeClassifier::train(&views, params(), "kind", 1).unwrap()
+            .collect()
+    }
+
+    fn trained(pages: &[Page]) -> TreeClassifier {
+        TreeClassifier::train(&views(pages), params(), "kind", 1).unwrap()
     }
 
     #[test]
@@ -627,20 +632,7 @@ mod tests {
     #[test]
     fn one_class_is_not_enough() {
         let pages = [page("product", 1), page("product", 2)];
-        let views: Vec<(String, PageView<'_>)> = pages
-            .iter()
-            .map(|(l, signals, shape, title)| {
-                (
-                    l.clone(),
-                    PageView {
-                        signals,
-                        shape,
-                        title,
-                    },
-                )
-            })
-            .collect();
-        let err = TreeClassifier::train(&views, params(), "kind", 1)
+        let err = TreeClassifier::train(&views(&pages), params(), "kind", 1)
             .err()
             .expect("an error")
             .to_string();

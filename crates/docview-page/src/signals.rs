@@ -194,24 +194,8 @@ fn repeated_blocks(tree: &TagTree) -> usize {
     best
 }
 
-/// Month names, for dates like "Mar 4" or "September 12".
-const MONTHS: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
-
-/// Prices (a currency sign before a digit: `$5`, `€ 12`) and dates (a month's name or its
-/// first three letters, then a day: `Mar 4`, `September 12,`) in `text`.
+/// Prices (a currency sign before a digit: `$5`, `€ 12`) and dates (a month's name, full or
+/// abbreviated, then a day: `Mar 4`, `September 12,`) in `text`.
 fn prices_and_dates(text: &str) -> (usize, usize) {
     let prices = text
         .char_indices()
@@ -230,11 +214,7 @@ fn prices_and_dates(text: &str) -> (usize, usize) {
         if !(3..=9).contains(&w.len()) || !w.is_ascii() {
             continue;
         }
-        let lower = w.to_ascii_lowercase();
-        let is_month = MONTHS
-            .iter()
-            .any(|m| *m == lower || (lower.len() == 3 && m.starts_with(&lower)));
-        if is_month
+        if docview_text::dates::is_month(&w.to_ascii_lowercase())
             && words
                 .peek()
                 .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))

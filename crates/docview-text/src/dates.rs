@@ -8,7 +8,17 @@ use std::collections::HashMap;
 
 use unicode_segmentation::UnicodeSegmentation;
 
-/// Month, weekday and time-unit words (English, lowercase), full and abbreviated.
+/// The month names of [`DATE_WORDS`], full and abbreviated: its first entries.
+const MONTH_WORDS: usize = 24;
+
+/// True when `word` (lowercase) is a month's name, full or abbreviated (`march`, `mar`,
+/// `sept`).
+pub fn is_month(word: &str) -> bool {
+    DATE_WORDS[..MONTH_WORDS].contains(&word)
+}
+
+/// Month, weekday and time-unit words (English, lowercase), full and abbreviated; the months
+/// first.
 const DATE_WORDS: &[&str] = &[
     "january",
     "february",
@@ -132,6 +142,13 @@ pub fn is_duration(term: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_months_are_the_first_date_words() {
+        assert_eq!(DATE_WORDS[MONTH_WORDS - 1], "dec");
+        assert_eq!(DATE_WORDS[MONTH_WORDS], "monday");
+        assert!(is_month("sept") && is_month("may") && !is_month("monday"));
+    }
 
     #[test]
     fn date_words_are_those_next_to_numbers() {

@@ -106,11 +106,12 @@ pub struct Classification {
     pub scheme: String,
     /// The class.
     pub class: String,
-    /// Its share of the nearest training pages' votes, 0 to 1 (by prior: its share of the
-    /// training pages).
+    /// How sure the model is, 0 to 1: for the trees, the class's probability as a share of
+    /// all classes'; for the kNN, its share of the nearest training pages' votes (by prior:
+    /// its share of the training pages).
     pub score: f32,
-    /// True when no training page shared a term with the topic content (an empty page, a
-    /// language the training pages lack): the class is the model's most frequent.
+    /// kNN only: true when no training page shared a term with the topic content (an empty
+    /// page, a language the training pages lack): the class is the model's most frequent.
     pub prior: bool,
     /// The model: format version and the MD5 of its file.
     pub model: String,

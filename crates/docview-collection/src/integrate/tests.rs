@@ -56,7 +56,9 @@ fn the_embedded_classifier_fills_the_classification_code() {
             name: &name,
         }),
     };
-    let d = integrate("http://rivers.example/a.html", None, &p, cx).docview;
+    // A news story's address, as crawled (the trees read the URL as well as the page).
+    let url = "http://rivers.example/news/2026/03/12/valley-floods-the-rivers-rise";
+    let d = integrate(url, None, &p, cx).docview;
     assert_eq!(d.classification_code, "page_type:article");
     let c = d.classification.expect("a classification");
     assert_eq!(
