@@ -210,7 +210,7 @@ pub fn chi_square<'a>(
 
 /// The vocabulary of §7.1 from labelled vectors (class index, vector): the `per_class`
 /// terms of highest [`chi_square`] of each class, sorted, without repeats.
-pub fn select_terms<'a>(
+fn select_terms<'a>(
     pages: impl Iterator<Item = (usize, &'a FeatureVector)>,
     classes: usize,
     per_class: usize,

@@ -281,9 +281,10 @@ fn push_row(row: &mut Vec<f32>, page: PageView<'_>, vocab: &Vocab<'_>) {
             && (s.starts_with("19") || s.starts_with("20"))
             && s.bytes().all(|b| b.is_ascii_digit())
     });
+    let lower = path.to_ascii_lowercase();
     let ending = [".html", ".htm", ".php", ".aspx", ".asp", ".jsp"]
         .iter()
-        .any(|e| path.to_ascii_lowercase().ends_with(e));
+        .any(|e| lower.ends_with(e));
     row.extend([
         segments.len() as f32,
         f32::from(u8::from(query)),
