@@ -33,7 +33,7 @@ pub use error::{Error, Result};
 pub use prescan::{PRESCAN_BYTES, prescan_meta_charset};
 pub use progress::Progress;
 pub use raw::{InputEvent, RawPage, SkipReason, file_url};
-pub use sources::Inputs;
+pub use sources::{InputUnit, Inputs};
 
 /// Most bytes of (decompressed) content kept from one page: 64 MiB.
 ///

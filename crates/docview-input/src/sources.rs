@@ -19,6 +19,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 use flate2::bufread::{GzDecoder, MultiGzDecoder};
+use serde::{Deserialize, Serialize};
 
 use super::jsonl::JsonlReader;
 use super::progress::{Progress, Tracked};
@@ -28,7 +29,8 @@ use super::{GZIP_MAGIC, read_page_bytes, read_page_from};
 use crate::{Error, Result};
 
 /// How a path is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 enum Kind {
     Stdin,
     Directory,
@@ -36,15 +38,40 @@ enum Kind {
     Jsonl,
     /// A single page, or a WARC found by its first bytes.
     Other,
+    /// One entry of an input directory's walk, read as the walk reads it: a page file, or the
+    /// event of a file it passes over (a link, a special file, a file that is no page).
+    Entry,
+    /// An entry the directory's walk could not read, with what was wrong.
+    Broken(String),
 }
 
 /// One input path, checked.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 struct Source {
     path: PathBuf,
     kind: Kind,
     /// On-disk bytes (of the page files, for a directory); 0 for standard input.
     size: u64,
+}
+
+/// One unit of an input plan: a crawl file (WARC, JSON Lines), a single page file, or one
+/// entry of an input directory. The units of [`Inputs::plan`], read in their order by
+/// [`Inputs::of_units`], give the same events as [`Inputs::open`] of the same paths; a
+/// sharded run hands each shard a share of them, and an event's place in the whole stream is
+/// its unit's number and its number inside the unit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputUnit(Source);
+
+impl InputUnit {
+    /// Its on-disk bytes.
+    pub fn size(&self) -> u64 {
+        self.0.size
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        &self.0.path
+    }
 }
 
 /// What is being read now.
@@ -105,6 +132,70 @@ impl Inputs {
         })
     }
 
+    /// The units of `paths`, checked as [`Inputs::open`] checks them, with each directory split
+    /// into the entries of its walk (crawl files inside it after them, as `open` reads them).
+    /// Standard input cannot be planned: it can be read once, by one process.
+    pub fn plan(paths: &[PathBuf]) -> Result<Vec<InputUnit>> {
+        let mut units = Vec::new();
+        for path in paths {
+            let (source, crawl_files) = check(path)?;
+            match source.kind {
+                Kind::Stdin => {
+                    return Err(Error::bad_input(
+                        "-",
+                        "standard input cannot be split into shards: save it to a file first",
+                    ));
+                }
+                Kind::Directory => {
+                    for entry in walk(&source.path) {
+                        let unit = match entry {
+                            Err(e) => Source {
+                                path: e.path().unwrap_or(Path::new("")).to_path_buf(),
+                                kind: Kind::Broken(
+                                    e.io_error()
+                                        .map_or_else(|| e.to_string(), |io| io.to_string()),
+                                ),
+                                size: 0,
+                            },
+                            Ok(entry) => {
+                                if folder_skip(&entry).is_none() {
+                                    continue;
+                                }
+                                let size = if entry.file_type().is_file()
+                                    && is_page_name(entry.path())
+                                {
+                                    entry.metadata().map_or(0, |m| m.len())
+                                } else {
+                                    0
+                                };
+                                Source {
+                                    path: entry.into_path(),
+                                    kind: Kind::Entry,
+                                    size,
+                                }
+                            }
+                        };
+                        units.push(InputUnit(unit));
+                    }
+                }
+                _ => units.push(InputUnit(source)),
+            }
+            units.extend(crawl_files.into_iter().map(InputUnit));
+        }
+        Ok(units)
+    }
+
+    /// Reads `units` (from [`Inputs::plan`]) in the order given.
+    pub fn of_units(units: &[InputUnit]) -> Inputs {
+        Inputs {
+            total: Some(units.iter().map(|u| u.0.size).sum()),
+            sources: units.iter().map(|u| u.0.clone()).collect(),
+            current: None,
+            progress: Progress::default(),
+            done_bytes: 0,
+        }
+    }
+
     /// Sum of the on-disk sizes of the inputs (`None` when standard input is among them), for a
     /// progress bar.
     pub fn total_bytes(&self) -> Option<u64> {
@@ -140,6 +231,15 @@ impl Inputs {
                 "-",
             )));
         }
+        if let Kind::Broken(message) = &source.kind {
+            return Err(InputEvent::Malformed {
+                origin: name,
+                message: message.clone(),
+            });
+        }
+        if source.kind == Kind::Entry {
+            return Err(entry_event(&source.path));
+        }
         if source.kind == Kind::Directory {
             return Ok(Current::Directory(DirReader::new(
                 &source.path,
@@ -153,11 +253,11 @@ impl Inputs {
             self.progress.clone(),
             self.done_bytes,
         );
-        let kind = match source.kind {
+        let kind = match &source.kind {
             Kind::Other if looks_like_warc(reader.fill_buf().map_err(|e| malformed(&e))?) => {
                 Kind::Warc
             }
-            kind => kind,
+            kind => kind.clone(),
         };
         match kind {
             Kind::Warc => WarcReader::new(reader, &name)
@@ -377,6 +477,31 @@ fn special_kind(kind: fs::FileType) -> &'static str {
     }
     let _ = kind;
     "special file"
+}
+
+/// The event of one entry of a directory's walk read on its own (an [`InputUnit`]): what
+/// [`DirReader`] gives for it.
+fn entry_event(path: &Path) -> InputEvent {
+    let origin = path.display().to_string();
+    let kind = match fs::symlink_metadata(path) {
+        Ok(meta) => meta.file_type(),
+        Err(e) => {
+            return InputEvent::Malformed {
+                origin,
+                message: e.to_string(),
+            };
+        }
+    };
+    let reason = if kind.is_symlink() {
+        SkipReason::Symlink
+    } else if !kind.is_file() {
+        SkipReason::SpecialFile(special_kind(kind))
+    } else if is_page_name(path) {
+        return page_file_event(read_page_bytes(path), path, origin);
+    } else {
+        SkipReason::NotPageFile
+    };
+    InputEvent::Skipped { origin, reason }
 }
 
 /// One walk of the directory `root`: the sum of the sizes of its page files, and its crawl
@@ -609,6 +734,44 @@ mod tests {
         assert_eq!(charset("lanting-news/old-street.html"), "utf-8");
         assert_eq!(charset("harbor-gazette/storm.html"), "iso-8859-1");
         assert_eq!(charset("xinyu-daily/index.html"), "utf-8");
+    }
+
+    #[test]
+    fn a_plan_of_units_reads_as_the_paths_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("crawl");
+        fs::create_dir_all(root.join("a/sub")).unwrap();
+        fs::write(root.join("a/z.htm"), "<p>az</p>").unwrap();
+        fs::write(root.join("a/sub/x.HTML.gz"), gzip(b"<p>gz</p>")).unwrap();
+        fs::write(root.join("a/notes.txt"), "not a page").unwrap();
+        fs::write(root.join("1.html"), "WARC/1.0 but in a page file").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("1.html", root.join("link.html")).unwrap();
+        let samples = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../corpus-samples/warc/corpus-samples.warc.gz");
+        fs::copy(&samples, root.join("a/samples.warc.gz")).unwrap();
+        let single = dir.path().join("one.html");
+        fs::write(&single, "<p>one</p>").unwrap();
+        let paths = [root.clone(), samples.clone(), single];
+        let whole = summary(&read(&paths));
+        let units = Inputs::plan(&paths).unwrap();
+        // Each directory entry is a unit; the crawl file inside follows them.
+        assert_eq!(units.len(), 8, "{units:#?}");
+        assert_eq!(units[6].path(), samples.as_path());
+        let inputs = Inputs::of_units(&units);
+        assert_eq!(inputs.total_bytes(), Inputs::open(&paths).unwrap().total_bytes());
+        assert_eq!(summary(&inputs.collect::<Vec<_>>()), whole);
+        // Read one by one (as shards read their share), the units give the same events.
+        let one_by_one: Vec<String> = units
+            .iter()
+            .flat_map(|u| summary(&Inputs::of_units(std::slice::from_ref(u)).collect::<Vec<_>>()))
+            .collect();
+        assert_eq!(one_by_one, whole);
+        // A plan survives a round trip through JSON.
+        let json = serde_json::to_string(&units).unwrap();
+        assert_eq!(serde_json::from_str::<Vec<InputUnit>>(&json).unwrap(), units);
+        let err = Inputs::plan(&[PathBuf::from("-")]).unwrap_err().to_string();
+        assert!(err.contains("standard input"), "{err}");
     }
 
     #[test]
