@@ -19,6 +19,7 @@ use docview::index::{Combine, IndexKind, OpenIndex};
 use docview::input::read_page_bytes;
 use docview::integrate::IntegrateParams;
 use docview::output::write_atomically;
+use docview::pipeline::stages::{Plan, Stage, TaskOutcome, run_stages, run_task};
 use docview::pipeline::{Counters, IngestOptions, Phase, Progress, ingest};
 use docview::replica::{Detection, KeywordParams, MinHashParams};
 use docview::replica_benchmark::benchmark::{BuildOptions, build_benchmark};
@@ -79,6 +80,73 @@ enum Command {
     /// content or raw page (004 §7.1). `train` writes a model from labelled sets; `eval`
     /// scores a model, or cross-validates by site.
     Classify(ClassifyArgs),
+    /// `ingest` cut into stages that read and write files, for an engine that runs one task
+    /// per shard (Spark: scripts/spark_stages.py) or for the local process pool here. `plan`
+    /// fixes the inputs and settings in a work folder, `run` runs one task of one stage,
+    /// `pool` runs every stage with N processes at once. The output folder (--out of the
+    /// plan) holds the same records, replicas, skipped inputs, statistics and indexes as
+    /// `docview ingest` with the same inputs and flags.
+    Stages(StagesArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct StagesArgs {
+    #[command(subcommand)]
+    command: StagesCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum StagesCommand {
+    /// Plan a sharded ingest in a work folder: the inputs (each crawl file, each page file of
+    /// a folder a unit; shard r of n takes units r, r+n, ...) and every ingest flag. Planning
+    /// the same run again in the same folder keeps its finished tasks.
+    Plan(StagesPlanArgs),
+    /// Run one task of one stage (stats, merge-stats, pages, pairs, resolve, finalise,
+    /// merge; the per-shard stages have one task per shard, the others one). A task whose
+    /// completion marker (WORK/done/STAGE-TASK) exists is skipped.
+    Run(StagesRunArgs),
+    /// Run every stage of a planned work folder with a local pool of processes (each task a
+    /// `docview stages run`), stage after stage; finished tasks are skipped, so a run stopped
+    /// at any point continues where it was.
+    Pool(StagesPoolArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct StagesPlanArgs {
+    /// The work folder: the plan, each shard's files and the completion markers.
+    #[arg(long, value_name = "DIR")]
+    work: PathBuf,
+    /// Shards: tasks of the per-shard stages.
+    #[arg(long, value_name = "N")]
+    shards: usize,
+    #[command(flatten)]
+    ingest: IngestArgs,
+}
+
+#[derive(Debug, clap::Args)]
+struct StagesRunArgs {
+    /// The stage.
+    #[arg(value_name = "STAGE")]
+    stage: String,
+    /// The work folder of a plan.
+    #[arg(long, value_name = "DIR")]
+    work: PathBuf,
+    /// The task (the shard, or the part of the LSH bands for pairs), from 0.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    task: usize,
+}
+
+#[derive(Debug, clap::Args)]
+struct StagesPoolArgs {
+    /// The work folder of a plan.
+    #[arg(long, value_name = "DIR")]
+    work: PathBuf,
+    /// Tasks run at once.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    workers: usize,
+    /// No line per task.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -658,6 +726,11 @@ fn main() {
             ClassifyCommand::Train(args) => classify_train(args),
             ClassifyCommand::Eval(args) => classify_eval(args),
         },
+        Command::Stages(args) => match args.command {
+            StagesCommand::Plan(args) => stages_plan(args),
+            StagesCommand::Run(args) => stages_run(args),
+            StagesCommand::Pool(args) => stages_pool(args),
+        },
         Command::Replicas(args) => match args.command {
             ReplicasCommand::Build(args) => replicas_build(args),
             ReplicasCommand::Eval(args) => replicas_eval(args),
@@ -1135,7 +1208,84 @@ impl Progress for Bar {
     }
 }
 
-fn run_ingest(args: IngestArgs) -> Result<()> {
+fn stages_plan(args: StagesPlanArgs) -> Result<()> {
+    let options = ingest_options(args.ingest)?;
+    let plan = Plan::new(options, args.shards)?;
+    plan.save(&args.work, plan.options.overwrite)?;
+    outln!(
+        "planned {} input units over {} shards in {}; run the stages with `docview stages pool \
+         --work {}` (or one task each with `docview stages run STAGE --work {} --task N`)",
+        plan.units.len(),
+        plan.shards,
+        args.work.display(),
+        args.work.display(),
+        args.work.display()
+    );
+    Ok(())
+}
+
+fn stages_run(args: StagesRunArgs) -> Result<()> {
+    let stage: Stage = args.stage.parse()?;
+    let started = std::time::Instant::now();
+    let outcome = run_task(&args.work, stage, args.task)?;
+    eprintln!(
+        "{} {}: {} ({:.1} s)",
+        stage.as_str(),
+        args.task,
+        match outcome {
+            TaskOutcome::Ran => "done",
+            TaskOutcome::AlreadyDone => "already done",
+        },
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn stages_pool(args: StagesPoolArgs) -> Result<()> {
+    let exe = std::env::current_exe().context("finding the docview binary")?;
+    let work = args.work.clone();
+    let run = |stage: Stage, task: usize| -> docview::Result<TaskOutcome> {
+        let output = std::process::Command::new(&exe)
+            .args(["stages", "run", stage.as_str(), "--task", &task.to_string(), "--work"])
+            .arg(&work)
+            .output()
+            .map_err(|e| docview::Error::io(&exe, e))?;
+        let said = String::from_utf8_lossy(&output.stderr);
+        if !output.status.success() {
+            return Err(docview::Error::bad_input(
+                format!("stage {} task {task}", stage.as_str()),
+                said.trim().trim_start_matches("docview: ").to_string(),
+            ));
+        }
+        Ok(if said.contains("already done") {
+            TaskOutcome::AlreadyDone
+        } else {
+            TaskOutcome::Ran
+        })
+    };
+    let quiet = args.quiet;
+    let progress = |stage: Stage, task: usize, outcome: TaskOutcome, secs: f64| {
+        if !quiet {
+            let what = match outcome {
+                TaskOutcome::Ran => "done",
+                TaskOutcome::AlreadyDone => "already done",
+            };
+            eprintln!("{} {task}: {what} ({secs:.1} s)", stage.as_str());
+        }
+    };
+    let started = std::time::Instant::now();
+    run_stages(&args.work, args.workers, &run, &progress)?;
+    let plan = Plan::load(&args.work)?;
+    outln!(
+        "all stages done in {:.1} s: {} holds the ingest's output",
+        started.elapsed().as_secs_f64(),
+        plan.options.out.display()
+    );
+    Ok(())
+}
+
+/// The ingest settings of the ingest flags.
+fn ingest_options(args: IngestArgs) -> Result<IngestOptions> {
     let mut options = IngestOptions::new(args.inputs, args.out);
     options.cleaner = args.cleaner;
     options.model = args.model;
@@ -1175,7 +1325,12 @@ fn run_ingest(args: IngestArgs) -> Result<()> {
     options.overwrite = args.overwrite;
     options.index_heap_bytes = args.index_memory.max(16) << 20;
     options.limits = args.limits.limits()?;
+    Ok(options)
+}
+
+fn run_ingest(args: IngestArgs) -> Result<()> {
     let bar = Bar::new(args.quiet, args.progress_every);
+    let options = ingest_options(args)?;
     let summary = ingest(&options, &bar)?;
     out!("{}", summary.render());
     if summary.counters.pages_read == 0 && summary.counters.skipped_total() == 0 {

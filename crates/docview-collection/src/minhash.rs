@@ -133,6 +133,33 @@ impl Signature {
         &self.0
     }
 
+    /// The signature of these slots (as [`Signature::slots`] gave them).
+    pub fn from_slots(slots: &[u16]) -> Signature {
+        Signature(slots.into())
+    }
+
+    /// The bucket key of each of its bands under `params` (one per band, in band order): two
+    /// signatures are candidates when a band's rows, and so its key, are equal. The sharded
+    /// stages join pages on these keys; [`LshIndex`] buckets with the same function.
+    pub fn band_keys(&self, params: &MinHashParams) -> Vec<u64> {
+        let rows = params.rows();
+        if self.0.len() != params.permutations || rows == 0 {
+            return Vec::new();
+        }
+        (0..params.bands)
+            .map(|band| band_hash(band, &self.0[band * rows..(band + 1) * rows]))
+            .collect()
+    }
+
+    /// True when band `band` under `params` holds the same rows in both signatures.
+    pub fn same_band(&self, other: &Signature, band: usize, params: &MinHashParams) -> bool {
+        let rows = params.rows();
+        let range = band * rows..(band + 1) * rows;
+        self.0.len() == other.0.len()
+            && self.0.len() >= range.end
+            && self.0[range.clone()] == other.0[range]
+    }
+
     /// Estimated Jaccard similarity of the two shingle sets: the share of equal slots (0 when
     /// the signatures differ in size).
     pub fn jaccard(&self, other: &Signature) -> f32 {
@@ -421,24 +448,12 @@ impl LshIndex {
         }
         candidates.sort_unstable();
         candidates.dedup();
-        let mut best: Option<(u64, f32)> = None;
-        for page in candidates {
+        let n = self.params.permutations;
+        best_match(candidates.into_iter().map(|page| {
             let page = page as usize;
-            let n = self.params.permutations;
             let j = estimate(&self.slots[page * n..(page + 1) * n], &sig.0);
-            if j < self.params.threshold {
-                continue;
-            }
-            let seq = self.seqs[page];
-            let better = match best {
-                None => true,
-                Some((s, bj)) => j > bj || (j == bj && seq < s),
-            };
-            if better {
-                best = Some((seq, j));
-            }
-        }
-        best
+            (self.seqs[page], j)
+        }), self.params.threshold)
     }
 
     fn band_of(&self, page: usize, band: usize) -> &[u16] {
@@ -470,6 +485,26 @@ fn grow<T>(v: &mut Vec<T>, extra: usize) {
     if v.len() + extra > v.capacity() {
         v.reserve_exact((v.len() / 4).max(64 * extra).max(extra));
     }
+}
+
+/// Among kept pages `(seq, estimated Jaccard)`, the one of highest estimate that reaches
+/// `threshold`, ties to the lower sequence number: the near-replica rule of the LSH index and
+/// of the sharded stages' confirmed pairs alike.
+pub fn best_match(candidates: impl IntoIterator<Item = (u64, f32)>, threshold: f32) -> Option<(u64, f32)> {
+    let mut best: Option<(u64, f32)> = None;
+    for (seq, j) in candidates {
+        if j < threshold {
+            continue;
+        }
+        let better = match best {
+            None => true,
+            Some((s, bj)) => j > bj || (j == bj && seq < s),
+        };
+        if better {
+            best = Some((seq, j));
+        }
+    }
+    best
 }
 
 /// The bucket key of band `band` holding `rows`.

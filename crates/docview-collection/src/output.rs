@@ -29,7 +29,7 @@ pub fn read_json<T: DeserializeOwned>(path: &Path, what: &str) -> Result<T> {
 
 /// A temporary file in `dir`, readable by all like any file a user writes (tempfile's own
 /// default, owner-only, would leave the outputs unreadable to the services that index them).
-fn temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+pub(crate) fn temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(".docview-").suffix(".tmp");
     #[cfg(unix)]

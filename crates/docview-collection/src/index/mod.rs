@@ -419,6 +419,35 @@ impl IndexSet {
     }
 }
 
+/// Merges the three indexes of each folder of `parts` (each the output of one shard of a
+/// sharded run, holding disjoint kept pages, none deleted) into the three indexes of `out`,
+/// which must not hold them yet. Built from whole shard indexes, the merged index scores as one
+/// built in a single process (tantivy's BM25 statistics are sums over segments).
+pub fn merge_index_sets(parts: &[PathBuf], out: &Path) -> Result<()> {
+    for kind in IndexKind::ALL {
+        let path = index_path(out, kind);
+        let mut indexes = Vec::new();
+        for part in parts {
+            let part_path = index_path(part, kind);
+            let index = open_index(&part_path)?;
+            let segments = index
+                .searchable_segments()
+                .map_err(|e| index_error(&part_path, e))?;
+            if !segments.is_empty() {
+                indexes.push(index);
+            }
+        }
+        if indexes.is_empty() {
+            create_or_open_index(&path)?;
+            continue;
+        }
+        std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
+        let directory = MmapDirectory::open(&path).map_err(|e| index_error(&path, e))?;
+        tantivy::indexer::merge_indices(&indexes, directory).map_err(|e| index_error(&path, e))?;
+    }
+    Ok(())
+}
+
 /// The size of one index, for comparing the three.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct IndexStats {

@@ -20,6 +20,7 @@ mod process;
 mod sink;
 mod sites;
 pub mod spill;
+pub mod stages;
 pub mod state;
 mod summary;
 
@@ -76,7 +77,7 @@ const BATCH_PAGES: usize = 64;
 const BATCH_BYTES: usize = 32 << 20;
 
 /// Which classifier fills the DocViews' classification codes.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub enum ClassifierChoice {
     /// The model inside the binary: wcxb-dev's page types.
     #[default]
@@ -115,8 +116,8 @@ impl ClassifierChoice {
     }
 }
 
-/// Everything `docview ingest` is asked to do.
-#[derive(Debug, Clone)]
+/// Everything `docview ingest` is asked to do (saved in a sharded run's plan).
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct IngestOptions {
     /// WARC files, folders of pages, JSONL files, `-`.
     pub inputs: Vec<PathBuf>,
@@ -734,41 +735,39 @@ fn run_ingest(
     let skip = state.events_done;
     let each = |batch: Batch<PageWork>| -> Result<()> {
         let events_in_batch = batch.events.len() as u64;
+        // Each event's outcome goes out in input order: a skipped record's line between the
+        // pages around it, whatever the batch size.
+        let mut order: Vec<Option<SkippedLine>> = Vec::with_capacity(batch.events.len());
         let mut numbered: Vec<(u64, PageWork)> = Vec::new();
         for event in batch.events {
             match event {
                 Event::Page(page) => {
                     numbered.push((next_seq, page));
                     next_seq += 1;
+                    order.push(None);
                 }
                 Event::Skipped {
                     origin,
                     label,
                     detail,
-                } => sink.skip(
-                    &SkippedLine {
-                        origin,
-                        detail: if detail == label {
-                            String::new()
-                        } else {
-                            detail
-                        },
-                        reason: label,
+                } => order.push(Some(SkippedLine {
+                    origin,
+                    detail: if detail == label {
+                        String::new()
+                    } else {
+                        detail
                     },
-                    &mut counters,
-                )?,
+                    reason: label,
+                })),
                 Event::Malformed { origin, message } => {
                     if counters.skipped.get(MALFORMED).copied().unwrap_or(0) < MALFORMED_NOTES {
                         progress.note(&format!("{origin}: {message} (skipped)"));
                     }
-                    sink.skip(
-                        &SkippedLine {
-                            origin,
-                            reason: MALFORMED.to_string(),
-                            detail: message,
-                        },
-                        &mut counters,
-                    )?;
+                    order.push(Some(SkippedLine {
+                        origin,
+                        reason: MALFORMED.to_string(),
+                        detail: message,
+                    }));
                 }
             }
         }
@@ -788,10 +787,18 @@ fn run_ingest(
                 })
                 .collect()
         });
-        for result in results {
+        let mut results = results.into_iter();
+        for skipped in order {
+            let result = match skipped {
+                Some(line) => {
+                    sink.skip(&line, &mut counters)?;
+                    continue;
+                }
+                None => results.next(),
+            };
             match result {
-                Ok(page) => sink.accept(page, &mut counters)?,
-                Err(u) => sink.skip(
+                Some(Ok(page)) => sink.accept(page, &mut counters)?,
+                Some(Err(u)) => sink.skip(
                     &SkippedLine {
                         origin: u.origin,
                         reason: u.reason,
@@ -799,6 +806,7 @@ fn run_ingest(
                     },
                     &mut counters,
                 )?,
+                None => {}
             }
         }
         events_done += events_in_batch;

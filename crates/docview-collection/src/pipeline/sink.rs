@@ -190,28 +190,7 @@ impl Sink {
     }
 
     fn index_page(&mut self, page: &Processed) -> Result<()> {
-        let d = &page.docview;
-        let abstract_body = format!(
-            "{}\n\n{}\n\n{}",
-            d.title,
-            d.abstract_text,
-            d.keywords.join(" ")
-        );
-        for (kind, body) in [
-            (IndexKind::Fulltext, page.fulltext.as_str()),
-            (IndexKind::Topic, d.topic_content.as_str()),
-            (IndexKind::Abstract, abstract_body.as_str()),
-        ] {
-            let doc = IndexDoc {
-                seq: page.seq,
-                url: &d.identifier,
-                title: &d.title,
-                body,
-                lang: &d.language,
-            };
-            self.index.add(kind, &doc)?;
-        }
-        Ok(())
+        index_docview(&mut self.index, page.seq, &page.docview, &page.fulltext)
     }
 
     /// Makes everything accepted so far durable and records it in `state` (saved to
@@ -249,6 +228,37 @@ impl Sink {
     }
 }
 
+/// The body of a page in the abstract index: its title, abstract and keywords.
+pub fn abstract_body(d: &DocView) -> String {
+    format!(
+        "{}\n\n{}\n\n{}",
+        d.title,
+        d.abstract_text,
+        d.keywords.join(" ")
+    )
+}
+
+/// Adds the kept page `seq` to the three indexes: its `fulltext`, its topic content, its
+/// [`abstract_body`].
+pub fn index_docview(index: &mut IndexSet, seq: u64, d: &DocView, fulltext: &str) -> Result<()> {
+    let abstract_body = abstract_body(d);
+    for (kind, body) in [
+        (IndexKind::Fulltext, fulltext),
+        (IndexKind::Topic, d.topic_content.as_str()),
+        (IndexKind::Abstract, abstract_body.as_str()),
+    ] {
+        let doc = IndexDoc {
+            seq,
+            url: &d.identifier,
+            title: &d.title,
+            body,
+            lang: &d.language,
+        };
+        index.add(kind, &doc)?;
+    }
+    Ok(())
+}
+
 /// What each index commit records of the run state.
 fn commit_payload(state: &RunState) -> String {
     serde_json::json!({
@@ -260,7 +270,7 @@ fn commit_payload(state: &RunState) -> String {
 }
 
 /// Opens `path` for appending after cutting it to `len` bytes (creating it when `len` is 0).
-fn open_at(path: &Path, len: u64) -> Result<File> {
+pub(super) fn open_at(path: &Path, len: u64) -> Result<File> {
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)
@@ -282,7 +292,7 @@ fn open_at(path: &Path, len: u64) -> Result<File> {
 }
 
 /// Serialises `value` as one JSON line; returns the bytes written.
-fn write_line<T: Serialize>(
+pub(super) fn write_line<T: Serialize>(
     w: &mut impl Write,
     buf: &mut Vec<u8>,
     value: &T,

@@ -268,6 +268,9 @@ pub struct ReplicaDetector {
     exact: HashMap<Fingerprint, u64>,
     keyword: HashMap<Fingerprint, u64>,
     lsh: Option<LshIndex>,
+    /// For a detector of confirmed pairs ([`ReplicaDetector::of_pairs`]): the kept pages, and
+    /// the least estimate a pair needs.
+    kept: Option<(std::collections::HashSet<u64>, f32)>,
 }
 
 impl ReplicaDetector {
@@ -282,7 +285,57 @@ impl ReplicaDetector {
             exact: HashMap::new(),
             keyword: HashMap::new(),
             lsh,
+            kept: None,
         })
+    }
+
+    /// An empty detector whose near-replicas in MinHash mode come from pairs confirmed outside
+    /// it ([`ReplicaDetector::check_pairs`]), as the sharded stages join them, instead of its
+    /// own LSH index; exact and keyword fingerprints are matched as [`ReplicaDetector::check`]
+    /// matches them.
+    pub fn of_pairs(detection: Detection, minhash: MinHashParams) -> Result<Self, MinHashError> {
+        if detection == Detection::MinHash {
+            minhash.validate()?;
+        }
+        Ok(ReplicaDetector {
+            detection,
+            exact: HashMap::new(),
+            keyword: HashMap::new(),
+            lsh: None,
+            kept: Some((std::collections::HashSet::new(), minhash.threshold)),
+        })
+    }
+
+    /// [`ReplicaDetector::check`] for a detector of confirmed pairs: `pairs` are the earlier
+    /// pages whose signatures share a band with this page's, with their estimated Jaccard.
+    /// Gives the same verdicts as `check` over the same pages in the same order.
+    pub fn check_pairs(
+        &mut self,
+        seq: u64,
+        fingerprints: &Fingerprints,
+        pairs: &[(u64, f32)],
+    ) -> Option<ReplicaMatch> {
+        if let Some(found) = self.find_fingerprint(fingerprints) {
+            return Some(found);
+        }
+        if self.detection == Detection::MinHash && fingerprints.minhash.is_some() {
+            if let Some((kept, threshold)) = &self.kept {
+                let near = minhash::best_match(
+                    pairs.iter().copied().filter(|(of, _)| kept.contains(of)),
+                    *threshold,
+                );
+                if let Some((of, j)) = near {
+                    return Some(ReplicaMatch {
+                        kind: ReplicaKind::Near,
+                        matcher: Matcher::MinHashLsh,
+                        of,
+                        similarity: Some(j),
+                    });
+                }
+            }
+        }
+        self.remember(seq, fingerprints);
+        None
     }
 
     /// An empty detector of exact copies only (`Detection::Exact`), which needs no parameters.
@@ -292,6 +345,7 @@ impl ReplicaDetector {
             exact: HashMap::new(),
             keyword: HashMap::new(),
             lsh: None,
+            kept: None,
         }
     }
 
@@ -312,6 +366,24 @@ impl ReplicaDetector {
 
     /// The kept page that `fingerprints` repeat, if any, without recording anything.
     pub fn find(&self, fingerprints: &Fingerprints) -> Option<ReplicaMatch> {
+        if let Some(found) = self.find_fingerprint(fingerprints) {
+            return Some(found);
+        }
+        if self.detection != Detection::MinHash {
+            return None;
+        }
+        let (of, j) = self.lsh.as_ref()?.query(fingerprints.minhash.as_ref()?)?;
+        Some(ReplicaMatch {
+            kind: ReplicaKind::Near,
+            matcher: Matcher::MinHashLsh,
+            of,
+            similarity: Some(j),
+        })
+    }
+
+    /// The kept page whose exact fingerprint (or, in keyword mode, keyword fingerprint)
+    /// `fingerprints` repeat.
+    fn find_fingerprint(&self, fingerprints: &Fingerprints) -> Option<ReplicaMatch> {
         if let Some(&of) = fingerprints.exact.and_then(|f| self.exact.get(&f)) {
             return Some(ReplicaMatch {
                 kind: ReplicaKind::Exact,
@@ -331,15 +403,7 @@ impl ReplicaDetector {
                     similarity: None,
                 })
             }
-            Detection::MinHash => {
-                let (of, j) = self.lsh.as_ref()?.query(fingerprints.minhash.as_ref()?)?;
-                Some(ReplicaMatch {
-                    kind: ReplicaKind::Near,
-                    matcher: Matcher::MinHashLsh,
-                    of,
-                    similarity: Some(j),
-                })
-            }
+            Detection::MinHash => None,
         }
     }
 
@@ -353,6 +417,9 @@ impl ReplicaDetector {
         }
         if let (Some(lsh), Some(sig)) = (self.lsh.as_mut(), fingerprints.minhash.as_ref()) {
             lsh.insert(seq, sig);
+        }
+        if let Some((kept, _)) = self.kept.as_mut() {
+            kept.insert(seq);
         }
     }
 

@@ -144,6 +144,19 @@ impl StatsBuilder {
         self.templates.add_page(host, visible_text, key);
     }
 
+    /// [`StatsBuilder::add_site_page`] with the page's distinct line keys computed already.
+    pub fn add_site_page_lines(&mut self, host: &str, line_keys: Vec<u64>, key: CopyKey) {
+        self.templates.add_page_lines(host, line_keys, key);
+    }
+
+    /// Adds document frequencies counted elsewhere (by the shards of a sharded run, each over
+    /// its pages), without counting pages: those come with [`StatsBuilder::add_page`].
+    pub fn add_document_frequencies(&mut self, df: impl IntoIterator<Item = (String, u64)>) {
+        for (term, n) in df {
+            *self.df.entry(term).or_insert(0) += n;
+        }
+    }
+
     /// Counts one page: its site, its `<title>` and the distinct features of its topic content.
     pub fn add_page(
         &mut self,

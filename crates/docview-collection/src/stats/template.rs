@@ -104,7 +104,7 @@ fn entry_key(site: u64, line: u64) -> u64 {
 }
 
 /// The distinct line keys of a text, sorted.
-fn distinct_line_keys(text: &str) -> Vec<u64> {
+pub fn distinct_line_keys(text: &str) -> Vec<u64> {
     let mut keys: Vec<u64> = text.lines().filter_map(line_key).collect();
     keys.sort_unstable();
     keys.dedup();
@@ -117,7 +117,7 @@ fn distinct_line_keys(text: &str) -> Vec<u64> {
 /// own in a large template, and the topic contents alone cannot tell a copy from a different
 /// page whose cleaner kept the same template block. Computed where the page is cleaned (in
 /// parallel), compared while the site's template is learnt.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CopyKey {
     visible: Option<Signature>,
     topic: Option<Signature>,
@@ -206,6 +206,12 @@ impl TemplateBuilder {
 
     /// Learns from one page of `site`: its visible text, lines as rendered, and its copy key.
     pub fn add_page(&mut self, site: &str, visible_text: &str, key: CopyKey) {
+        self.add_page_lines(site, distinct_line_keys(visible_text), key);
+    }
+
+    /// [`TemplateBuilder::add_page`] with the page's [`distinct_line_keys`] computed already
+    /// (where the page was cleaned, by a shard of a sharded run).
+    pub fn add_page_lines(&mut self, site: &str, keys: Vec<u64>, key: CopyKey) {
         let params = self.params;
         let sk = site_key(site);
         if self.sites.get(&sk).is_some_and(|s| s.sealed) {
@@ -216,7 +222,6 @@ impl TemplateBuilder {
             .groups
             .iter()
             .position(|g| key.copies(g, params.copy_similarity));
-        let keys = distinct_line_keys(visible_text);
         let new = keys
             .iter()
             .filter(|k| !sample.lines.contains_key(k))

@@ -1,0 +1,1278 @@
+//! `docview ingest` cut into stages that read and write files, so that an engine that runs one
+//! task per shard (Spark, a local process pool: `docview stages`) can run it on many machines
+//! and still write the records, replicas, skipped inputs, statistics and indexes of one
+//! process, byte for byte.
+//!
+//! The **plan** ([`Plan`], `plan.json` of the work folder) fixes the inputs' units
+//! ([`InputUnit`]: each crawl file, each page file of an input folder) and the settings; shard
+//! `r` of `n` takes units `r, r + n, r + 2n, …`. An event's place in the whole run is its
+//! unit's number and its number inside the unit, so the global order is the order of one
+//! process, and a page's `seq` is the number of pages before it in that order.
+//!
+//! | stage | tasks | reads | writes |
+//! |---|---|---|---|
+//! | `stats` | one per shard | the shard's units | its cleaned pages (the spill of one process), each unit's events and pages, its pages' document frequencies and, in order, their titles and site-template lines |
+//! | `merge-stats` | one | every shard's counts and rows | `stats.json` (templates replayed in global order under one budget, as one process learns them) and each unit's first `seq` |
+//! | `pages` | one per shard | the shard's spill, `stats.json` | `pages.parquet` (key, URL, fingerprints, MinHash signature, the DocView record, the three index texts), the LSH band keys partitioned by band (`bands-P.parquet`), skipped inputs |
+//! | `pairs` | one per band part | every shard's `bands-P.parquet` and signatures | `pairs-P.parquet`: pages sharing a band whose estimated Jaccard reaches the threshold |
+//! | `resolve` | one | every shard's fingerprints, all pairs | `decisions.parquet`: each replica and the kept page it repeats (first seen wins, in global order: [`ReplicaDetector::check_pairs`]) |
+//! | `finalise` | one per shard | the shard's pages, the decisions | the shard's kept records (`replicas` filled in), replica lines and three indexes |
+//! | `merge` | one | every shard's outputs | the output folder of one process: `docviews.jsonl`, `replicas.jsonl`, `skipped.jsonl`, `stats.json`, the three indexes (merged whole: the BM25 statistics are sums), `state.json`, `summary.json` |
+//!
+//! Each task writes its files atomically and then its completion marker (`done/STAGE-N`); a
+//! task whose marker exists is skipped, so a rerun after a crash does only what was not done.
+//! Replicas are decided after all pages are known (a chain of near-copies can cross shards),
+//! and indexes are built after the decisions (merging indexes with deleted documents would
+//! shift every BM25 score).
+
+pub mod table;
+
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::process::{Worker, clean_page, integrate_page, page_features};
+use super::sink::{
+    DOCVIEWS, RecordLine, REPLICAS, ReplicaLine, SKIPPED, SkippedLine, index_docview, write_line,
+};
+use super::spill::{CleanedPage, Event, SpillWriter, read_spill};
+use super::state::{Counters, RunState, Status};
+use super::{
+    IngestOptions, MALFORMED, STATE_FILE, STATS_FILE, SUMMARY_FILE,
+    SiteModels, SiteTemplateFigures, Summary, prepare_out_dir,
+};
+use crate::clean::cleaner_with_model;
+use crate::index::{IndexSet, index_stats, merge_index_sets};
+use crate::input::{InputUnit, Inputs};
+use crate::replica::template::{CopyKey, distinct_line_keys};
+use crate::replica::{
+    Detection, Fingerprint, Fingerprints, MinHasher, ReplicaDetector, ReplicaKind, Signature,
+};
+use crate::stats::{CollectionStats, StatsBuilder};
+use crate::text::Analyzer;
+use crate::{Error, Result};
+use table::{Column, Row, Values, read_table, write_table};
+
+/// The plan file of a work folder.
+pub const PLAN_FILE: &str = "plan.json";
+/// Layout version of the plan and of every file the stages write.
+pub const PLAN_VERSION: u32 = 1;
+/// The folder of completion markers.
+const DONE_DIR: &str = "done";
+/// Pages per batch handed to the workers of a task.
+const BATCH: usize = 64;
+
+/// A sharded run: its settings and inputs, and how many shards share them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Plan {
+    /// Layout version ([`PLAN_VERSION`]).
+    pub version: u32,
+    /// Shards (tasks of the per-shard stages, and parts of the band keys).
+    pub shards: usize,
+    /// The ingest's settings; `out` is where `merge` writes.
+    pub options: IngestOptions,
+    /// The inputs' units, in the order of one process.
+    pub units: Vec<InputUnit>,
+}
+
+impl Plan {
+    /// Plans `options` over `shards` shards: checks the settings and every input as `ingest`
+    /// does, and splits the inputs into units.
+    pub fn new(options: IngestOptions, shards: usize) -> Result<Plan> {
+        options.validate()?;
+        if shards == 0 {
+            return Err(Error::setting("shards", "must be at least 1"));
+        }
+        if options.resume {
+            return Err(Error::setting(
+                "resume",
+                "a sharded run resumes by running its stages again: finished tasks are skipped",
+            ));
+        }
+        let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
+        if cleaner.site_learner().is_some() && !options.pages_alone {
+            return Err(Error::setting(
+                "cleaner",
+                format!(
+                    "--cleaner {} learns a model of each site before cleaning, which the sharded \
+                     stages do not do yet; add --pages-alone or use one process",
+                    cleaner.name()
+                ),
+            ));
+        }
+        options.classifier.load()?;
+        let units = Inputs::plan(&options.inputs)?;
+        Ok(Plan {
+            version: PLAN_VERSION,
+            shards,
+            options,
+            units,
+        })
+    }
+
+    /// Writes the plan into the work folder `work` (created if needed). A folder that holds
+    /// another plan is refused, unless `overwrite` (then its files are removed first); the same
+    /// plan again is accepted, and its finished tasks stay finished.
+    pub fn save(&self, work: &Path, overwrite: bool) -> Result<()> {
+        let path = work.join(PLAN_FILE);
+        if path.exists() {
+            let same = Plan::load(work)
+                .ok()
+                .is_some_and(|p| serde_json::to_value(&p).ok() == serde_json::to_value(self).ok());
+            if same {
+                return Ok(());
+            }
+            if !overwrite {
+                return Err(Error::bad_input(
+                    work.display().to_string(),
+                    "it holds the plan of another sharded run; choose a new folder, or add \
+                     --overwrite to replace it",
+                ));
+            }
+            std::fs::remove_dir_all(work).map_err(|e| Error::io(work, e))?;
+        } else if work.exists()
+            && std::fs::read_dir(work)
+                .map_err(|e| Error::io(work, e))?
+                .next()
+                .is_some()
+        {
+            return Err(Error::bad_input(
+                work.display().to_string(),
+                "it is not empty and holds no plan; choose a new or empty folder",
+            ));
+        }
+        std::fs::create_dir_all(work).map_err(|e| Error::io(work, e))?;
+        crate::output::write_json_atomically(&path, self)
+    }
+
+    /// The plan of work folder `work`.
+    pub fn load(work: &Path) -> Result<Plan> {
+        let path = work.join(PLAN_FILE);
+        let plan: Plan = crate::output::read_json(&path, "a docview plan")?;
+        if plan.version != PLAN_VERSION {
+            return Err(Error::bad_input(
+                path.display().to_string(),
+                format!(
+                    "plan layout version {} (this docview reads {PLAN_VERSION}); plan the run again",
+                    plan.version
+                ),
+            ));
+        }
+        Ok(plan)
+    }
+
+    /// The units of shard `shard`, with their numbers.
+    fn shard_units(&self, shard: usize) -> impl Iterator<Item = (usize, &InputUnit)> {
+        self.units
+            .iter()
+            .enumerate()
+            .skip(shard)
+            .step_by(self.shards)
+    }
+
+    /// Tasks of `stage`.
+    pub fn tasks(&self, stage: Stage) -> usize {
+        match stage {
+            Stage::Stats | Stage::Pages | Stage::Pairs | Stage::Finalise => self.shards,
+            Stage::MergeStats | Stage::Resolve | Stage::Merge => 1,
+        }
+    }
+}
+
+/// The stages of a sharded run, in the order they run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stage {
+    /// Clean each shard's pages; count their statistics.
+    Stats,
+    /// The collection statistics of all shards, and each unit's first `seq`.
+    MergeStats,
+    /// Integrate and fingerprint each shard's pages.
+    Pages,
+    /// Confirm the candidate pairs of each part of the LSH bands.
+    Pairs,
+    /// Decide the replicas in global order.
+    Resolve,
+    /// Each shard's kept records, replica lines and indexes.
+    Finalise,
+    /// The output folder of one process.
+    Merge,
+}
+
+impl Stage {
+    /// Every stage, in order.
+    pub const ALL: [Stage; 7] = [
+        Stage::Stats,
+        Stage::MergeStats,
+        Stage::Pages,
+        Stage::Pairs,
+        Stage::Resolve,
+        Stage::Finalise,
+        Stage::Merge,
+    ];
+
+    /// Its name on the command line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Stats => "stats",
+            Stage::MergeStats => "merge-stats",
+            Stage::Pages => "pages",
+            Stage::Pairs => "pairs",
+            Stage::Resolve => "resolve",
+            Stage::Finalise => "finalise",
+            Stage::Merge => "merge",
+        }
+    }
+}
+
+impl FromStr for Stage {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Stage> {
+        Stage::ALL
+            .into_iter()
+            .find(|stage| stage.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+                Error::setting(
+                    "stage",
+                    format!("{s:?} is not a stage ({})", names.join(", ")),
+                )
+            })
+    }
+}
+
+/// What running a task did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskOutcome {
+    /// It ran.
+    Ran,
+    /// Its completion marker was there: nothing to do.
+    AlreadyDone,
+}
+
+fn marker(work: &Path, stage: Stage, task: usize) -> PathBuf {
+    work.join(DONE_DIR).join(format!("{}-{task}", stage.as_str()))
+}
+
+fn shard_dir(work: &Path, shard: usize) -> PathBuf {
+    work.join(format!("shard-{shard}"))
+}
+
+/// Runs task `task` of `stage` in the work folder `work` (skipped when its marker says it was
+/// done). The stages before it must be done: a missing input file is an error that names it.
+pub fn run_task(work: &Path, stage: Stage, task: usize) -> Result<TaskOutcome> {
+    let plan = Plan::load(work)?;
+    let tasks = plan.tasks(stage);
+    if task >= tasks {
+        return Err(Error::setting(
+            "task",
+            format!("stage {} has {tasks} tasks, numbered from 0", stage.as_str()),
+        ));
+    }
+    let done = marker(work, stage, task);
+    if done.exists() {
+        return Ok(TaskOutcome::AlreadyDone);
+    }
+    for before in Stage::ALL.into_iter().filter(|s| *s < stage) {
+        for t in 0..plan.tasks(before) {
+            if !marker(work, before, t).exists() {
+                return Err(Error::bad_input(
+                    work.display().to_string(),
+                    format!(
+                        "stage {} cannot run before task {t} of stage {} is done",
+                        stage.as_str(),
+                        before.as_str()
+                    ),
+                ));
+            }
+        }
+    }
+    match stage {
+        Stage::Stats => stats_task(work, &plan, task)?,
+        Stage::MergeStats => merge_stats_task(work, &plan)?,
+        Stage::Pages => pages_task(work, &plan, task)?,
+        Stage::Pairs => pairs_task(work, &plan, task)?,
+        Stage::Resolve => resolve_task(work, &plan)?,
+        Stage::Finalise => finalise_task(work, &plan, task)?,
+        Stage::Merge => merge_task(work, &plan)?,
+    }
+    let dir = work.join(DONE_DIR);
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    crate::output::write_atomically(&done, |w| w.write_all(b"done\n"))?;
+    Ok(TaskOutcome::Ran)
+}
+
+/// How many events and pages one unit gave.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+struct UnitCount {
+    unit: usize,
+    events: u64,
+    pages: u64,
+}
+
+/// What the statistics learn of one readable page, in global order.
+#[derive(Debug, Serialize, Deserialize)]
+struct StatRow {
+    key: (usize, u64),
+    site: Option<String>,
+    title: String,
+    /// Its web site, distinct line keys and copy key, for the site templates.
+    host: Option<(String, Vec<u64>, CopyKey)>,
+}
+
+/// A shard's document frequencies.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct ShardCounts {
+    units: Vec<UnitCount>,
+    df: BTreeMap<String, u64>,
+}
+
+const SHARD_COUNTS: &str = "counts.json";
+const STAT_ROWS: &str = "stat-rows.jsonl";
+const UNIT_SEQS: &str = "unit-seqs.json";
+const PAGES: &str = "pages.parquet";
+const SKIPPED_EVENTS: &str = "skipped-events.jsonl";
+const DECISIONS: &str = "decisions.parquet";
+
+fn bands_file(dir: &Path, part: usize) -> PathBuf {
+    dir.join(format!("bands-{part}.parquet"))
+}
+
+fn pairs_file(work: &Path, part: usize) -> PathBuf {
+    work.join(format!("pairs-{part}.parquet"))
+}
+
+fn pool(options: &IngestOptions) -> Result<rayon::ThreadPool> {
+    crate::error::thread_pool(options.threads)
+}
+
+/// Stage `stats`: cleans the shard's pages (into its spill) and counts their statistics.
+fn stats_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
+    let dir = shard_dir(work, shard);
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let options = &plan.options;
+    let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
+    let sites = SiteModels::default();
+    let analyzer = Analyzer::new();
+    let pool = pool(options)?;
+    let mut spill = SpillWriter::create(&dir)?;
+    let mut counts = ShardCounts::default();
+    let mut df: HashMap<String, u64> = HashMap::new();
+    let rows_path = dir.join(STAT_ROWS);
+    let mut rows_tmp = crate::output::temp_file(&dir).map_err(|e| Error::io(&dir, e))?;
+    {
+        let mut rows = BufWriter::new(rows_tmp.as_file_mut());
+        let mut line = Vec::new();
+        for (unit_no, unit) in plan.shard_units(shard) {
+            let mut count = UnitCount {
+                unit: unit_no,
+                events: 0,
+                pages: 0,
+            };
+            let mut events = Inputs::of_units(std::slice::from_ref(unit)).peekable();
+            while events.peek().is_some() {
+                let batch: Vec<_> = events.by_ref().take(BATCH).collect();
+                let cleaned: Vec<_> = pool.install(|| {
+                    batch
+                        .par_iter()
+                        .map(|event| match event {
+                            crate::input::InputEvent::Page(p) => {
+                                let topic = clean_page(
+                                    p,
+                                    cleaner.as_ref(),
+                                    sites.model_of(&p.url),
+                                    &options.limits,
+                                );
+                                let features = topic
+                                    .as_ref()
+                                    .ok()
+                                    .map(|t| page_features(&p.url, t, &analyzer));
+                                Some((topic, features))
+                            }
+                            _ => None,
+                        })
+                        .collect()
+                });
+                for (event, cleaned) in batch.into_iter().zip(cleaned) {
+                    let record = count.events;
+                    count.events += 1;
+                    let event = Event::of(event, |raw| raw);
+                    let event = match (event, cleaned) {
+                        (Event::Page(raw), Some((topic, features))) => {
+                            count.pages += 1;
+                            if let Some(f) = features {
+                                for term in f.terms {
+                                    *df.entry(term).or_insert(0) += 1;
+                                }
+                                let row = StatRow {
+                                    key: (unit_no, record),
+                                    site: f.site,
+                                    title: f.title,
+                                    host: f.host_text.map(|(host, text, key)| {
+                                        (host, distinct_line_keys(&text), key)
+                                    }),
+                                };
+                                write_line(&mut rows, &mut line, &row)
+                                    .map_err(|e| Error::io(&rows_path, e))?;
+                            }
+                            Event::Page(CleanedPage {
+                                url: raw.url,
+                                origin: raw.origin,
+                                html_bytes: raw.bytes.len() as u64,
+                                topic,
+                            })
+                        }
+                        (event, _) => event.map(|raw| CleanedPage {
+                            topic: Err(super::Unreadable {
+                                origin: raw.origin.clone(),
+                                reason: "unreadable page".into(),
+                            }),
+                            url: raw.url,
+                            origin: raw.origin,
+                            html_bytes: raw.bytes.len() as u64,
+                        }),
+                    };
+                    spill.write(event, 0)?;
+                }
+            }
+            counts.units.push(count);
+        }
+        rows.flush().map_err(|e| Error::io(&rows_path, e))?;
+    }
+    rows_tmp
+        .as_file()
+        .sync_all()
+        .map_err(|e| Error::io(&rows_path, e))?;
+    rows_tmp
+        .persist(&rows_path)
+        .map_err(|e| Error::io(&rows_path, e.error))?;
+    spill.finish()?;
+    counts.df = df.into_iter().collect();
+    crate::output::write_json_atomically(&dir.join(SHARD_COUNTS), &counts)
+}
+
+/// Reads a JSON Lines file of `T` as a stream.
+fn json_lines<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+) -> Result<impl Iterator<Item = Result<T>> + use<T>> {
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    let path = path.to_path_buf();
+    Ok(BufReader::with_capacity(1 << 16, file)
+        .lines()
+        .enumerate()
+        .map(move |(i, line)| {
+            let line = line.map_err(|e| Error::io(&path, e))?;
+            serde_json::from_str(&line).map_err(|e| {
+                Error::bad_input(format!("{}:{}", path.display(), i + 1), e.to_string())
+            })
+        }))
+}
+
+/// Merges streams each sorted by `key` into one sorted stream (ties to the earlier stream).
+fn merge_sorted<T, K: Ord + Copy>(
+    streams: Vec<Box<dyn Iterator<Item = Result<T>>>>,
+    key: impl Fn(&T) -> K,
+    mut each: impl FnMut(T) -> Result<()>,
+) -> Result<()> {
+    let mut streams = streams;
+    let mut heads: Vec<Option<T>> = Vec::with_capacity(streams.len());
+    let mut heap = BinaryHeap::new();
+    for (i, s) in streams.iter_mut().enumerate() {
+        let head = s.next().transpose()?;
+        if let Some(h) = &head {
+            heap.push(std::cmp::Reverse((key(h), i)));
+        }
+        heads.push(head);
+    }
+    while let Some(std::cmp::Reverse((_, i))) = heap.pop() {
+        let item = heads[i].take();
+        let next = streams[i].next().transpose()?;
+        if let Some(h) = &next {
+            heap.push(std::cmp::Reverse((key(h), i)));
+        }
+        heads[i] = next;
+        if let Some(item) = item {
+            each(item)?;
+        }
+    }
+    Ok(())
+}
+
+/// Stage `merge-stats`: `stats.json` of the whole run, and each unit's first `seq`.
+fn merge_stats_task(work: &Path, plan: &Plan) -> Result<()> {
+    let mut builder = StatsBuilder::new();
+    let mut first_seq = vec![0u64; plan.units.len()];
+    let mut pages_of = vec![0u64; plan.units.len()];
+    let mut streams: Vec<Box<dyn Iterator<Item = Result<StatRow>>>> = Vec::new();
+    for shard in 0..plan.shards {
+        let dir = shard_dir(work, shard);
+        let counts: ShardCounts =
+            crate::output::read_json(&dir.join(SHARD_COUNTS), "a shard's counts")?;
+        for u in &counts.units {
+            pages_of[u.unit] = u.pages;
+        }
+        builder.add_document_frequencies(counts.df);
+        streams.push(Box::new(json_lines::<StatRow>(&dir.join(STAT_ROWS))?));
+    }
+    let mut seq = 0;
+    for (first, pages) in first_seq.iter_mut().zip(&pages_of) {
+        *first = seq;
+        seq += pages;
+    }
+    let stats = match &plan.options.stats_file {
+        Some(path) => CollectionStats::load(path)?,
+        None => {
+            merge_sorted(
+                streams,
+                |r: &StatRow| r.key,
+                |row| {
+                    builder.add_page(row.site.as_deref(), &row.title, std::iter::empty());
+                    if let Some((host, lines, key)) = row.host {
+                        builder.add_site_page_lines(&host, lines, key);
+                    }
+                    Ok(())
+                },
+            )?;
+            builder.finish(plan.options.stopwords)
+        }
+    };
+    stats.save(&work.join(STATS_FILE))?;
+    crate::output::write_json_atomically(&work.join(UNIT_SEQS), &first_seq)
+}
+
+/// A skipped input, keyed by its place in the run.
+#[derive(Debug, Serialize, Deserialize)]
+struct KeyedSkip {
+    key: (usize, u64),
+    line: SkippedLine,
+}
+
+fn hex(f: Option<Fingerprint>) -> Option<String> {
+    f.map(|f| f.to_string())
+}
+
+fn signature_bytes(sig: &Signature) -> Vec<u8> {
+    sig.slots().iter().flat_map(|s| s.to_le_bytes()).collect()
+}
+
+fn signature_of(bytes: &[u8]) -> Signature {
+    let slots: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    Signature::from_slots(&slots)
+}
+
+/// Stage `pages`: integrates and fingerprints the shard's cleaned pages.
+fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
+    let dir = shard_dir(work, shard);
+    let options = &plan.options;
+    let stats = CollectionStats::load(&work.join(STATS_FILE))?;
+    let first_seq: Vec<u64> = crate::output::read_json(&work.join(UNIT_SEQS), "unit seqs")?;
+    let counts: ShardCounts =
+        crate::output::read_json(&dir.join(SHARD_COUNTS), "a shard's counts")?;
+    let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
+    let classifier = options.classifier.load()?;
+    let minhasher = match options.detection {
+        Detection::MinHash => Some(MinHasher::new(options.minhash)?),
+        Detection::Exact | Detection::Keyword => None,
+    };
+    let sites = SiteModels::default();
+    let worker = Worker {
+        classifier: classifier
+            .as_ref()
+            .map(|(model, name)| crate::integrate::ClassifierRef { model, name }),
+        cleaner: cleaner.as_ref(),
+        sites: &sites,
+        analyzer: Analyzer::new().with_aggressive_stopwords(stats.aggressive_stopwords.clone()),
+        stats: &stats,
+        integrate: options.integrate,
+        keyword: options.keyword,
+        minhash: minhasher.as_ref(),
+        limits: options.limits,
+    };
+    let pool = pool(options)?;
+    // Each event's key, from the units' counts.
+    let keys = counts
+        .units
+        .iter()
+        .flat_map(|u| (0..u.events).map(move |r| (u.unit, r)));
+    let mut events = read_spill(&dir, 0)?.zip(keys);
+    let mut skipped: Vec<KeyedSkip> = Vec::new();
+    let mut cols = PageColumns::default();
+    let mut page_in_unit: HashMap<usize, u64> = HashMap::new();
+    loop {
+        let mut batch = Vec::with_capacity(BATCH);
+        for (event, key) in events.by_ref().take(BATCH) {
+            batch.push((event?.0, key));
+        }
+        if batch.is_empty() {
+            break;
+        }
+        let mut work_items = Vec::new();
+        for (event, key) in batch {
+            match event {
+                Event::Page(page) => {
+                    let n = page_in_unit.entry(key.0).or_insert(0);
+                    let seq = first_seq[key.0] + *n;
+                    *n += 1;
+                    work_items.push((key, seq, page));
+                }
+                Event::Skipped {
+                    origin,
+                    label,
+                    detail,
+                } => skipped.push(KeyedSkip {
+                    key,
+                    line: SkippedLine {
+                        origin,
+                        detail: if detail == label {
+                            String::new()
+                        } else {
+                            detail
+                        },
+                        reason: label,
+                    },
+                }),
+                Event::Malformed { origin, message } => skipped.push(KeyedSkip {
+                    key,
+                    line: SkippedLine {
+                        origin,
+                        reason: MALFORMED.to_string(),
+                        detail: message,
+                    },
+                }),
+            }
+        }
+        let processed: Vec<_> = pool.install(|| {
+            work_items
+                .into_par_iter()
+                .map(|(key, seq, c)| {
+                    let result = c.topic.map(|topic| {
+                        integrate_page(seq, c.origin, &c.url, c.html_bytes, topic, &worker)
+                    });
+                    (key, seq, c.url, c.html_bytes, result)
+                })
+                .collect()
+        });
+        for (key, seq, url, html_bytes, result) in processed {
+            match result {
+                Ok(page) => cols.push_page(key, &url, html_bytes, page, &options.minhash)?,
+                Err(u) => {
+                    skipped.push(KeyedSkip {
+                        key,
+                        line: SkippedLine {
+                            origin: u.origin.clone(),
+                            reason: u.reason.clone(),
+                            detail: String::new(),
+                        },
+                    });
+                    cols.push_unreadable(key, seq, &url, u, html_bytes);
+                }
+            }
+        }
+    }
+    skipped.sort_by_key(|s| s.key);
+    let skipped_path = dir.join(SKIPPED_EVENTS);
+    crate::output::write_atomically(&skipped_path, |w| {
+        let mut buf = Vec::new();
+        for s in &skipped {
+            write_line(w, &mut buf, s)?;
+        }
+        Ok(())
+    })?;
+    let bands = std::mem::take(&mut cols.bands);
+    write_table(&dir.join(PAGES), &cols.into_columns())?;
+    for part in 0..plan.shards {
+        let rows: Vec<&(usize, u64, u64)> =
+            bands.iter().filter(|(b, _, _)| b % plan.shards == part).collect();
+        write_table(
+            &bands_file(&dir, part),
+            &[
+                Column::int("band", rows.iter().map(|r| r.0 as i64)),
+                Column::int("bucket", rows.iter().map(|r| r.1 as i64)),
+                Column::int("seq", rows.iter().map(|r| r.2 as i64)),
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+/// The columns of `pages.parquet`, filled page by page.
+#[derive(Default)]
+struct PageColumns {
+    unit: Vec<i64>,
+    record: Vec<i64>,
+    seq: Vec<i64>,
+    url: Vec<String>,
+    origin: Vec<String>,
+    html_bytes: Vec<i64>,
+    unreadable: Vec<Option<String>>,
+    exact: Vec<Option<String>>,
+    keyword: Vec<Option<String>>,
+    minhash: Vec<Option<Vec<u8>>>,
+    title: Vec<Option<String>>,
+    record_json: Vec<Option<String>>,
+    fulltext: Vec<Option<String>>,
+    topic: Vec<Option<String>>,
+    abstract_text: Vec<Option<String>>,
+    /// (band, bucket key, seq) of each signature's bands.
+    bands: Vec<(usize, u64, u64)>,
+}
+
+impl PageColumns {
+    fn push_key(&mut self, key: (usize, u64), seq: u64, url: &str, origin: &str, bytes: u64) {
+        self.unit.push(key.0 as i64);
+        self.record.push(key.1 as i64);
+        self.seq.push(seq as i64);
+        self.url.push(url.to_string());
+        self.origin.push(origin.to_string());
+        self.html_bytes.push(bytes as i64);
+    }
+
+    fn push_page(
+        &mut self,
+        key: (usize, u64),
+        url: &str,
+        html_bytes: u64,
+        page: super::Processed,
+        minhash: &crate::replica::MinHashParams,
+    ) -> Result<()> {
+        self.push_key(key, page.seq, url, &page.origin, html_bytes);
+        self.unreadable.push(None);
+        let f = &page.fingerprints;
+        self.exact.push(hex(f.exact));
+        self.keyword.push(hex(f.keyword));
+        self.minhash.push(f.minhash.as_ref().map(signature_bytes));
+        if let Some(sig) = &f.minhash {
+            for (band, bucket) in sig.band_keys(minhash).into_iter().enumerate() {
+                self.bands.push((band, bucket, page.seq));
+            }
+        }
+        self.title.push(Some(page.docview.title.clone()));
+        self.fulltext.push(Some(page.fulltext));
+        self.topic.push(Some(page.docview.topic_content.clone()));
+        self.abstract_text
+            .push(Some(super::sink::abstract_body(&page.docview)));
+        let record = RecordLine {
+            docview: page.docview,
+            seq: page.seq,
+            origin: page.origin,
+            fingerprints: page.fingerprints,
+        };
+        self.record_json.push(Some(
+            serde_json::to_string(&record)
+                .map_err(|e| Error::bad_input(url.to_string(), e.to_string()))?,
+        ));
+        Ok(())
+    }
+
+    fn push_unreadable(
+        &mut self,
+        key: (usize, u64),
+        seq: u64,
+        url: &str,
+        u: super::Unreadable,
+        bytes: u64,
+    ) {
+        self.push_key(key, seq, url, &u.origin, bytes);
+        self.unreadable.push(Some(u.reason));
+        for col in [
+            &mut self.exact,
+            &mut self.keyword,
+            &mut self.title,
+            &mut self.record_json,
+            &mut self.fulltext,
+            &mut self.topic,
+            &mut self.abstract_text,
+        ] {
+            col.push(None);
+        }
+        self.minhash.push(None);
+    }
+
+    fn into_columns(self) -> Vec<Column> {
+        vec![
+            Column::int("unit", self.unit),
+            Column::int("record", self.record),
+            Column::int("seq", self.seq),
+            Column::text("url", self.url),
+            Column::text("origin", self.origin),
+            Column::int("html_bytes", self.html_bytes),
+            Column::optional("unreadable", Values::Text(self.unreadable)),
+            Column::optional("exact", Values::Text(self.exact)),
+            Column::optional("keyword", Values::Text(self.keyword)),
+            Column::optional("minhash", Values::Bytes(self.minhash)),
+            Column::optional("title", Values::Text(self.title)),
+            Column::optional("record", Values::Text(self.record_json)),
+            Column::optional("fulltext", Values::Text(self.fulltext)),
+            Column::optional("topic", Values::Text(self.topic)),
+            Column::optional("abstract", Values::Text(self.abstract_text)),
+        ]
+    }
+}
+
+fn int_of(row: &Row, name: &str, path: &Path) -> Result<i64> {
+    row.int(name).ok_or_else(|| {
+        Error::bad_input(path.display().to_string(), format!("a row without {name}"))
+    })
+}
+
+/// Stage `pairs`: the candidate pairs of band part `part`, confirmed by their estimated
+/// Jaccard.
+fn pairs_task(work: &Path, plan: &Plan, part: usize) -> Result<()> {
+    let params = plan.options.minhash;
+    let mut keys: Vec<(u64, u64, u64)> = Vec::new();
+    for shard in 0..plan.shards {
+        let path = bands_file(&shard_dir(work, shard), part);
+        for row in read_table(&path)? {
+            keys.push((
+                int_of(&row, "band", &path)? as u64,
+                int_of(&row, "bucket", &path)? as u64,
+                int_of(&row, "seq", &path)? as u64,
+            ));
+        }
+    }
+    keys.sort_unstable();
+    // Candidate pairs (later, earlier) with the band they share.
+    let mut candidates: Vec<(u64, u64, u64)> = Vec::new();
+    for group in keys.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
+        for (i, later) in group.iter().enumerate() {
+            for earlier in &group[..i] {
+                candidates.push((later.2, earlier.2, later.0));
+            }
+        }
+    }
+    let mut wanted: Vec<u64> = candidates.iter().flat_map(|c| [c.0, c.1]).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut signatures: HashMap<u64, Signature> = HashMap::new();
+    if !wanted.is_empty() {
+        for shard in 0..plan.shards {
+            let path = shard_dir(work, shard).join(PAGES);
+            for row in read_table(&path)? {
+                let seq = int_of(&row, "seq", &path)? as u64;
+                if wanted.binary_search(&seq).is_ok()
+                    && let Some(bytes) = row.bytes("minhash")
+                {
+                    signatures.insert(seq, signature_of(&bytes));
+                }
+            }
+        }
+    }
+    let mut pairs: BTreeMap<(u64, u64), f32> = BTreeMap::new();
+    for (later, earlier, band) in candidates {
+        if pairs.contains_key(&(later, earlier)) {
+            continue;
+        }
+        let (Some(a), Some(b)) = (signatures.get(&later), signatures.get(&earlier)) else {
+            continue;
+        };
+        if !a.same_band(b, band as usize, &params) {
+            continue;
+        }
+        let j = a.jaccard(b);
+        if j >= params.threshold {
+            pairs.insert((later, earlier), j);
+        }
+    }
+    write_table(
+        &pairs_file(work, part),
+        &[
+            Column::int("seq", pairs.keys().map(|k| k.0 as i64)),
+            Column::int("of", pairs.keys().map(|k| k.1 as i64)),
+            Column::optional(
+                "similarity",
+                Values::Float(pairs.values().map(|j| Some(*j)).collect()),
+            ),
+        ],
+    )
+}
+
+/// One page as the resolve pass sees it.
+struct Fingerprinted {
+    seq: u64,
+    url: String,
+    fingerprints: Fingerprints,
+}
+
+fn fingerprint_of(hex: Option<String>) -> Option<Fingerprint> {
+    hex.as_deref().and_then(Fingerprint::from_hex)
+}
+
+/// Stage `resolve`: the replica decisions, first seen wins in global order.
+fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
+    let mut pages: Vec<Fingerprinted> = Vec::new();
+    for shard in 0..plan.shards {
+        let path = shard_dir(work, shard).join(PAGES);
+        for row in read_table(&path)? {
+            if row.text("unreadable").is_some() {
+                continue;
+            }
+            pages.push(Fingerprinted {
+                seq: int_of(&row, "seq", &path)? as u64,
+                url: row.text("url").unwrap_or_default(),
+                fingerprints: Fingerprints {
+                    exact: fingerprint_of(row.text("exact")),
+                    keyword: fingerprint_of(row.text("keyword")),
+                    minhash: row.bytes("minhash").map(|b| signature_of(&b)),
+                },
+            });
+        }
+    }
+    pages.sort_by_key(|p| p.seq);
+    let mut pairs: HashMap<u64, Vec<(u64, f32)>> = HashMap::new();
+    for part in 0..plan.shards {
+        let path = pairs_file(work, part);
+        for row in read_table(&path)? {
+            let seq = int_of(&row, "seq", &path)? as u64;
+            let of = int_of(&row, "of", &path)? as u64;
+            let j = row.float("similarity").unwrap_or(0.0);
+            pairs.entry(seq).or_default().push((of, j));
+        }
+    }
+    for list in pairs.values_mut() {
+        list.sort_by(|a, b| a.0.cmp(&b.0));
+        list.dedup_by_key(|p| p.0);
+    }
+    let url_of: HashMap<u64, &str> = pages.iter().map(|p| (p.seq, p.url.as_str())).collect();
+    let mut detector = ReplicaDetector::of_pairs(plan.options.detection, plan.options.minhash)?;
+    let mut d = DecisionColumns::default();
+    for page in &pages {
+        let candidates = pairs.get(&page.seq).map_or(&[][..], Vec::as_slice);
+        if let Some(m) = detector.check_pairs(page.seq, &page.fingerprints, candidates) {
+            d.seq.push(page.seq as i64);
+            d.url.push(page.url.clone());
+            d.of.push(m.of as i64);
+            d.of_url
+                .push(url_of.get(&m.of).map(|u| u.to_string()).unwrap_or_default());
+            d.kind.push(m.kind.as_str().to_string());
+            d.detector.push(m.matcher.as_str().to_string());
+            d.similarity.push(m.similarity);
+        }
+    }
+    write_table(
+        &work.join(DECISIONS),
+        &[
+            Column::int("seq", d.seq),
+            Column::text("url", d.url),
+            Column::int("of", d.of),
+            Column::text("of_url", d.of_url),
+            Column::text("kind", d.kind),
+            Column::text("detector", d.detector),
+            Column::optional("similarity", Values::Float(d.similarity)),
+        ],
+    )
+}
+
+#[derive(Default)]
+struct DecisionColumns {
+    seq: Vec<i64>,
+    url: Vec<String>,
+    of: Vec<i64>,
+    of_url: Vec<String>,
+    kind: Vec<String>,
+    detector: Vec<String>,
+    similarity: Vec<Option<f32>>,
+}
+
+/// One replica decision.
+struct Decision {
+    of: u64,
+    of_url: String,
+    kind: ReplicaKind,
+    detector: String,
+    similarity: Option<f32>,
+}
+
+/// What a shard's finalise counted.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct FinalCounts {
+    counters: Counters,
+}
+
+const FINAL_COUNTS: &str = "final-counts.json";
+
+/// Stage `finalise`: the shard's kept records, replica lines and indexes.
+fn finalise_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
+    let dir = shard_dir(work, shard);
+    let path = work.join(DECISIONS);
+    let mut decisions: HashMap<u64, Decision> = HashMap::new();
+    let mut replicas_of: HashMap<u64, Vec<(u64, String)>> = HashMap::new();
+    for row in read_table(&path)? {
+        let seq = int_of(&row, "seq", &path)? as u64;
+        let of = int_of(&row, "of", &path)? as u64;
+        let kind = match row.text("kind").as_deref() {
+            Some("exact") => ReplicaKind::Exact,
+            _ => ReplicaKind::Near,
+        };
+        replicas_of
+            .entry(of)
+            .or_default()
+            .push((seq, row.text("url").unwrap_or_default()));
+        decisions.insert(
+            seq,
+            Decision {
+                of,
+                of_url: row.text("of_url").unwrap_or_default(),
+                kind,
+                detector: row.text("detector").unwrap_or_default(),
+                similarity: row.float("similarity"),
+            },
+        );
+    }
+    for list in replicas_of.values_mut() {
+        list.sort();
+    }
+    let pages_path = dir.join(PAGES);
+    let rows = read_table(&pages_path)?;
+    let out = dir.join("out");
+    if out.exists() {
+        std::fs::remove_dir_all(&out).map_err(|e| Error::io(&out, e))?;
+    }
+    std::fs::create_dir_all(&out).map_err(|e| Error::io(&out, e))?;
+    let mut index = IndexSet::create_or_open(&out, plan.options.index_heap_bytes, 1)?;
+    let mut counters = Counters::default();
+    let mut docviews = BufWriter::new(
+        File::create(out.join(DOCVIEWS)).map_err(|e| Error::io(out.join(DOCVIEWS), e))?,
+    );
+    let mut replicas = BufWriter::new(
+        File::create(out.join(REPLICAS)).map_err(|e| Error::io(out.join(REPLICAS), e))?,
+    );
+    let mut buf = Vec::new();
+    for row in rows {
+        counters.pages_read += 1;
+        counters.html_bytes += int_of(&row, "html_bytes", &pages_path)? as u64;
+        if row.text("unreadable").is_some() {
+            // Its line is in the shard's skipped inputs, counted by `merge`.
+            continue;
+        }
+        let seq = int_of(&row, "seq", &pages_path)? as u64;
+        let json = row.text("record").unwrap_or_default();
+        let mut record: RecordLine = serde_json::from_str(&json)
+            .map_err(|e| Error::bad_input(pages_path.display().to_string(), e.to_string()))?;
+        if let Some(d) = decisions.get(&seq) {
+            match d.kind {
+                ReplicaKind::Exact => counters.replicas_exact += 1,
+                ReplicaKind::Near => counters.replicas_near += 1,
+            }
+            let line = ReplicaLine {
+                url: record.docview.identifier,
+                seq,
+                origin: record.origin,
+                replica_of: d.of_url.clone(),
+                replica_of_seq: d.of,
+                kind: d.kind,
+                detector: d.detector.clone(),
+                similarity: d.similarity,
+                title: record.docview.title,
+            };
+            write_line(&mut replicas, &mut buf, &line)
+                .map_err(|e| Error::io(out.join(REPLICAS), e))?;
+            continue;
+        }
+        counters.kept += 1;
+        if record.docview.topic_content_empty {
+            counters.kept_empty += 1;
+        }
+        if record.docview.truncated.is_some() {
+            counters.kept_truncated += 1;
+        }
+        record.docview.replicas = replicas_of
+            .remove(&seq)
+            .map(|l| l.into_iter().map(|(_, url)| url).collect())
+            .unwrap_or_default();
+        index_docview(
+            &mut index,
+            seq,
+            &record.docview,
+            &row.text("fulltext").unwrap_or_default(),
+        )?;
+        write_line(&mut docviews, &mut buf, &record)
+            .map_err(|e| Error::io(out.join(DOCVIEWS), e))?;
+    }
+    for (w, name) in [(&mut docviews, DOCVIEWS), (&mut replicas, REPLICAS)] {
+        w.flush()
+            .and_then(|()| w.get_ref().sync_all())
+            .map_err(|e| Error::io(out.join(name), e))?;
+    }
+    index.commit("{}")?;
+    index.finish()?;
+    crate::output::write_json_atomically(&dir.join(FINAL_COUNTS), &FinalCounts { counters })
+}
+
+/// The sequence number of a record or replica line.
+#[derive(Deserialize)]
+struct SeqOf {
+    seq: u64,
+}
+
+/// Merges the JSON Lines files `parts` (each sorted by `key`) into `path`, atomically.
+fn merge_lines<K: Ord + Copy + 'static, T: for<'de> Deserialize<'de> + 'static>(
+    parts: &[PathBuf],
+    path: &Path,
+    key: impl Fn(&T) -> K,
+    line_of: impl Fn(&str, T) -> std::io::Result<Vec<u8>>,
+) -> Result<()> {
+    let mut streams: Vec<Box<dyn Iterator<Item = Result<(K, String, T)>>>> = Vec::new();
+    for part in parts {
+        let file = File::open(part).map_err(|e| Error::io(part, e))?;
+        let part = part.clone();
+        let key = &key;
+        let lines: Vec<Result<(K, String, T)>> = BufReader::new(file)
+            .lines()
+            .map(|line| {
+                let line = line.map_err(|e| Error::io(&part, e))?;
+                let value: T = serde_json::from_str(&line)
+                    .map_err(|e| Error::bad_input(part.display().to_string(), e.to_string()))?;
+                Ok((key(&value), line, value))
+            })
+            .collect();
+        streams.push(Box::new(lines.into_iter()));
+    }
+    let mut merged: Vec<Vec<u8>> = Vec::new();
+    merge_sorted(
+        streams,
+        |item: &(K, String, T)| item.0,
+        |(_, line, value)| {
+            merged.push(line_of(&line, value).map_err(|e| Error::io(path, e))?);
+            Ok(())
+        },
+    )?;
+    crate::output::write_atomically(path, |w| {
+        for line in &merged {
+            w.write_all(line)?;
+        }
+        Ok(())
+    })
+}
+
+/// Stage `merge`: the output folder of one process.
+fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
+    let started = Instant::now();
+    let options = &plan.options;
+    let out = &options.out;
+    prepare_out_dir(out, options.overwrite)?;
+    let shard_outs: Vec<PathBuf> = (0..plan.shards)
+        .map(|s| shard_dir(work, s).join("out"))
+        .collect();
+    let same_line = |line: &str, _| Ok(format!("{line}\n").into_bytes());
+    merge_lines(
+        &shard_outs.iter().map(|d| d.join(DOCVIEWS)).collect::<Vec<_>>(),
+        &out.join(DOCVIEWS),
+        |r: &SeqOf| r.seq,
+        same_line,
+    )?;
+    merge_lines(
+        &shard_outs.iter().map(|d| d.join(REPLICAS)).collect::<Vec<_>>(),
+        &out.join(REPLICAS),
+        |r: &SeqOf| r.seq,
+        same_line,
+    )?;
+    merge_lines(
+        &(0..plan.shards)
+            .map(|s| shard_dir(work, s).join(SKIPPED_EVENTS))
+            .collect::<Vec<_>>(),
+        &out.join(SKIPPED),
+        |s: &KeyedSkip| s.key,
+        |_, s: KeyedSkip| {
+            let mut line = serde_json::to_vec(&s.line).map_err(std::io::Error::other)?;
+            line.push(b'\n');
+            Ok(line)
+        },
+    )?;
+    let stats = CollectionStats::load(&work.join(STATS_FILE))?;
+    stats.save(&out.join(STATS_FILE))?;
+    merge_index_sets(&shard_outs, out)?;
+    let mut counters = Counters::default();
+    for shard in 0..plan.shards {
+        let dir = shard_dir(work, shard);
+        let c: FinalCounts = crate::output::read_json(&dir.join(FINAL_COUNTS), "shard counts")?;
+        counters.pages_read += c.counters.pages_read;
+        counters.kept += c.counters.kept;
+        counters.kept_empty += c.counters.kept_empty;
+        counters.kept_truncated += c.counters.kept_truncated;
+        counters.replicas_exact += c.counters.replicas_exact;
+        counters.replicas_near += c.counters.replicas_near;
+        counters.html_bytes += c.counters.html_bytes;
+    }
+    super::for_each_line(&out.join(SKIPPED), |line: SkippedLine| {
+        counters.skip(line.reason)
+    })?;
+    let input_bytes = Some(plan.units.iter().map(InputUnit::size).sum());
+    let mut state = RunState::new(options.settings(input_bytes)?);
+    state.status = Status::Complete;
+    state.counters = counters.clone();
+    state.next_seq = counters.pages_read;
+    state.elapsed_secs = started.elapsed().as_secs_f64();
+    let state = state.with_note();
+    state.save(&out.join(STATE_FILE))?;
+    let summary = Summary {
+        out: out.clone(),
+        counters,
+        stats_pages: stats.pages,
+        aggressive_stopwords: stats.aggressive_stopwords.len(),
+        site_templates: SiteTemplateFigures::of(&stats.site_templates),
+        indexes: index_stats(out)?,
+        elapsed_secs: state.elapsed_secs,
+        resumed: false,
+        replica_index: None,
+        site_models: None,
+    };
+    crate::output::write_json_atomically(&out.join(SUMMARY_FILE), &summary)
+}
+
+/// Plans `options` over `shards` shards in `work` and runs every stage there with up to
+/// `workers` tasks at once, each task a call of `run` (a child process, a thread…) that must
+/// run [`run_task`] for that stage and task. `progress` hears of each task as it ends.
+pub fn run_stages(
+    work: &Path,
+    workers: usize,
+    run: &(dyn Fn(Stage, usize) -> Result<TaskOutcome> + Sync),
+    progress: &(dyn Fn(Stage, usize, TaskOutcome, f64) + Sync),
+) -> Result<()> {
+    let plan = Plan::load(work)?;
+    let workers = workers.max(1);
+    for stage in Stage::ALL {
+        let tasks = plan.tasks(stage);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let failure: std::sync::Mutex<Option<Error>> = std::sync::Mutex::new(None);
+        std::thread::scope(|scope| {
+            for _ in 0..workers.min(tasks) {
+                scope.spawn(|| {
+                    loop {
+                        let task = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        if task >= tasks {
+                            return;
+                        }
+                        if failure.lock().map(|f| f.is_some()).unwrap_or(true) {
+                            return;
+                        }
+                        let started = Instant::now();
+                        match run(stage, task) {
+                            Ok(outcome) => {
+                                progress(stage, task, outcome, started.elapsed().as_secs_f64())
+                            }
+                            Err(e) => {
+                                if let Ok(mut f) = failure.lock() {
+                                    f.get_or_insert(e);
+                                }
+                                return;
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        if let Some(e) = failure.into_inner().ok().flatten() {
+            return Err(e);
+        }
+    }
+    Ok(())
+}
