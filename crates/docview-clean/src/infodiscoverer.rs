@@ -87,7 +87,7 @@ pub const TEMPLATE_SIMILARITY: f32 = 0.5;
 
 /// One page cluster of a site (§4): its sampled pages of one template, and what was learnt
 /// from them.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PageCluster {
     /// The block paths of the cluster's first page ([`block_paths`]), which a page's own are
     /// compared with.
@@ -98,7 +98,7 @@ pub struct PageCluster {
 
 /// What InfoDiscoverer learnt of one site: a model per page cluster, in the order their first
 /// pages were sampled.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SiteClusters {
     /// The clusters of enough pages.
     pub clusters: Vec<PageCluster>,
@@ -143,7 +143,7 @@ pub fn template_clusters(paths: &[Vec<u64>], min_similarity: f32) -> Vec<Vec<usi
 /// What InfoDiscoverer learnt of one site: the entropy of each feature and the threshold.
 /// Features are kept as 64-bit hashes of their text ([`feature_key`]), sorted, so a site's
 /// model costs 16 bytes a feature.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SiteEntropy {
     /// Pages learnt from (`d`).
     pub pages: usize,

@@ -222,7 +222,7 @@ pub trait Cleaner: Send + Sync {
 
 /// What a site-aware cleaner learnt from the pages of one site before cleaning any of them
 /// (issue 13): one variant per site-aware cleaner.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum SiteModel {
     /// InfoDiscoverer's feature entropies and threshold, per page cluster.
     InfoDiscoverer(SiteClusters),

@@ -162,7 +162,7 @@ impl PageSignature {
 }
 
 /// One site's evidence: what its sampled pages repeat.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SiteRepeats {
     /// Pages sampled.
     pub pages: u32,

@@ -143,7 +143,7 @@ pub fn structure_information(children: &[f64]) -> f32 {
 
 /// What WISDOM learnt of one site: each term's entropy and each learnt page's terms (for
 /// `API`). Terms and pages are 64-bit hashes ([`feature_key`]), sorted.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SiteTerms {
     /// Pages learnt from (`n`).
     pub pages: usize,

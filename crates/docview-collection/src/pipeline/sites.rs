@@ -9,7 +9,7 @@
 //! seen after that have no model; their pages are cleaned by the default cleaner and counted).
 //! Pages without a host (local files) have no site either.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -49,9 +49,9 @@ pub struct SiteModelFigures {
 }
 
 /// The site models of one ingest, by host.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct SiteModels {
-    models: HashMap<String, SiteModel>,
+    models: BTreeMap<String, SiteModel>,
     /// What they cover.
     pub figures: Option<SiteModelFigures>,
 }
@@ -66,15 +66,92 @@ impl SiteModels {
     }
 }
 
-/// One host's learner and what it has seen.
-struct HostLearner {
-    learner: Box<dyn SiteLearner>,
+/// Which pages the site models are learnt from: offered every page in input order, it picks
+/// each host's first [`SITE_SAMPLE_PAGES`] pages while fewer than [`SITE_SAMPLE_BUDGET`] were
+/// picked in all (a host first seen after that has no model). One process and the sharded
+/// stages pick with it alike.
+#[derive(Debug, Default)]
+pub struct SiteSampler {
+    hosts: BTreeMap<String, HostCount>,
+    pages_total: u64,
+    sampled_total: u64,
+}
+
+/// What the sampler has seen of one host.
+#[derive(Debug, Default)]
+struct HostCount {
     sampled: u64,
     pages: u64,
 }
 
-/// Reads `inputs` and learns `cleaner`'s model of each web site (see the module
-/// documentation). Empty for a cleaner that judges pages alone.
+impl SiteSampler {
+    /// Offers the next page, found at `url`: its host when the page is to be learnt from.
+    pub fn offer(&mut self, url: &str) -> Option<String> {
+        self.pages_total += 1;
+        let host = host_of(url)?;
+        let budget_left = self.sampled_total < SITE_SAMPLE_BUDGET;
+        let entry = match self.hosts.get_mut(&host) {
+            Some(entry) => entry,
+            None if budget_left => self.hosts.entry(host.clone()).or_default(),
+            None => return None,
+        };
+        entry.pages += 1;
+        if entry.sampled < SITE_SAMPLE_PAGES && budget_left {
+            entry.sampled += 1;
+            self.sampled_total += 1;
+            Some(host)
+        } else {
+            None
+        }
+    }
+
+    /// The site models of `learners` (by host, each fed its picked pages in input order), with
+    /// what they cover.
+    pub fn finish(
+        self,
+        cleaner: &str,
+        learners: BTreeMap<String, Box<dyn SiteLearner>>,
+    ) -> SiteModels {
+        let mut figures = SiteModelFigures {
+            cleaner: cleaner.to_string(),
+            hosts: self.hosts.len() as u64,
+            pages_sampled: self.sampled_total,
+            ..SiteModelFigures::default()
+        };
+        let mut models = BTreeMap::new();
+        for (host, learner) in learners {
+            if let Some(model) = learner.finish() {
+                figures.hosts_with_model += 1;
+                figures.pages_with_model += self.hosts.get(&host).map_or(0, |h| h.pages);
+                models.insert(host, model);
+            }
+        }
+        figures.pages_without_model = self.pages_total - figures.pages_with_model;
+        SiteModels {
+            models,
+            figures: Some(figures),
+        }
+    }
+}
+
+/// The tag tree a site learner reads of a picked page (`None` when it cannot be parsed).
+pub fn sample_tree(page: &RawPage, limits: &PageLimits) -> Option<TagTree> {
+    parse_page(
+        &page.bytes,
+        page.http_charset.as_deref(),
+        &page.origin,
+        limits,
+    )
+    .ok()
+    .map(|parsed| TagTree {
+        url: Some(page.url.clone()),
+        ..parsed.tree
+    })
+}
+
+/// Reads `inputs` once and learns the site model of each host with `cleaner`'s
+/// [`SiteLearner`], from the pages a [`SiteSampler`] picks; parsing them in parallel on `pool`.
+/// Empty for a cleaner that is not site-aware.
 pub fn learn_site_models(
     inputs: Inputs,
     cleaner: &dyn Cleaner,
@@ -84,86 +161,41 @@ pub fn learn_site_models(
     if cleaner.site_learner().is_none() {
         return Ok(SiteModels::default());
     }
-    let mut hosts: BTreeMap<String, HostLearner> = BTreeMap::new();
-    let (mut pages_total, mut sampled_total) = (0u64, 0u64);
+    let mut sampler = SiteSampler::default();
+    let mut learners: BTreeMap<String, Box<dyn SiteLearner>> = BTreeMap::new();
     stream_batches(
         move || input_events(inputs, 0),
         |p: &RawPage| p.bytes.len(),
         |batch| {
             let mut chosen: Vec<(&RawPage, String)> = Vec::new();
             for event in &batch.events {
-                let Event::Page(page) = event else {
-                    continue;
-                };
-                pages_total += 1;
-                let Some(host) = host_of(&page.url) else {
-                    continue;
-                };
-                let entry = match hosts.get_mut(&host) {
-                    Some(entry) => entry,
-                    None if sampled_total < SITE_SAMPLE_BUDGET => {
-                        let Some(learner) = cleaner.site_learner() else {
-                            continue;
-                        };
-                        hosts.entry(host.clone()).or_insert(HostLearner {
-                            learner,
-                            sampled: 0,
-                            pages: 0,
-                        })
-                    }
-                    None => continue,
-                };
-                entry.pages += 1;
-                if entry.sampled < SITE_SAMPLE_PAGES && sampled_total < SITE_SAMPLE_BUDGET {
-                    entry.sampled += 1;
-                    sampled_total += 1;
+                if let Event::Page(page) = event
+                    && let Some(host) = sampler.offer(&page.url)
+                {
                     chosen.push((page, host));
                 }
             }
-            let trees: Vec<Option<crate::page::TagTree>> = pool.install(|| {
+            let trees: Vec<Option<TagTree>> = pool.install(|| {
                 chosen
                     .par_iter()
-                    .map(|(page, _)| {
-                        parse_page(
-                            &page.bytes,
-                            page.http_charset.as_deref(),
-                            &page.origin,
-                            &limits,
-                        )
-                        .ok()
-                        .map(|parsed| TagTree {
-                            url: Some(page.url.clone()),
-                            ..parsed.tree
-                        })
-                    })
+                    .map(|(page, _)| sample_tree(page, &limits))
                     .collect()
             });
-            // In input order: the same pages give the same models.
-            for ((_, host), tree) in chosen.iter().zip(trees) {
-                if let (Some(entry), Some(tree)) = (hosts.get_mut(host), tree) {
-                    entry.learner.add(&tree);
+            for ((_, host), tree) in chosen.into_iter().zip(trees) {
+                let learner = match learners.entry(host) {
+                    std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                    std::collections::btree_map::Entry::Vacant(e) => match cleaner.site_learner() {
+                        Some(learner) => e.insert(learner),
+                        None => continue,
+                    },
+                };
+                if let Some(tree) = tree {
+                    learner.add(&tree);
                 }
             }
             Ok(())
         },
     )?;
-    let mut figures = SiteModelFigures {
-        cleaner: cleaner.name().to_string(),
-        hosts: hosts.len() as u64,
-        pages_sampled: sampled_total,
-        ..SiteModelFigures::default()
-    };
-    let mut models = HashMap::new();
-    for (host, entry) in hosts {
-        if let Some(model) = entry.learner.finish() {
-            figures.hosts_with_model += 1;
-            figures.pages_with_model += entry.pages;
-            models.insert(host, model);
-        }
-    }
-    figures.pages_without_model = pages_total - figures.pages_with_model;
-    Ok(SiteModels {
-        models,
-        figures: Some(figures),
-    })
+    Ok(sampler.finish(cleaner.name(), learners))
 }
+

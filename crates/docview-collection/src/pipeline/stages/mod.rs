@@ -43,6 +43,7 @@ use super::sink::{
 };
 use super::spill::{CleanedPage, Event, SpillWriter, read_spill};
 use super::state::{Counters, RunState, Status};
+use super::sites::{SiteSampler, sample_tree};
 use super::{
     IngestOptions, MALFORMED, STATE_FILE, STATS_FILE, SUMMARY_FILE,
     SiteModels, SiteTemplateFigures, Summary, prepare_out_dir,
@@ -95,17 +96,7 @@ impl Plan {
                 "a sharded run resumes by running its stages again: finished tasks are skipped",
             ));
         }
-        let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
-        if cleaner.site_learner().is_some() && !options.pages_alone {
-            return Err(Error::setting(
-                "cleaner",
-                format!(
-                    "--cleaner {} learns a model of each site before cleaning, which the sharded \
-                     stages do not do yet; add --pages-alone or use one process",
-                    cleaner.name()
-                ),
-            ));
-        }
+        cleaner_with_model(&options.cleaner, options.model.as_deref())?;
         options.classifier.load()?;
         let units = Inputs::plan(&options.inputs)?;
         Ok(Plan {
@@ -179,15 +170,30 @@ impl Plan {
     /// Tasks of `stage`.
     pub fn tasks(&self, stage: Stage) -> usize {
         match stage {
-            Stage::Stats | Stage::Pages | Stage::Pairs | Stage::Finalise => self.shards,
-            Stage::MergeStats | Stage::Resolve | Stage::Merge => 1,
+            Stage::Sites | Stage::Stats | Stage::Pages | Stage::Pairs | Stage::Finalise => {
+                self.shards
+            }
+            Stage::MergeSites | Stage::MergeStats | Stage::Resolve | Stage::Merge => 1,
         }
+    }
+
+    /// The cleaner of the run, and whether it learns site models first (as `ingest` does for
+    /// a site-aware cleaner without `--pages-alone`).
+    fn cleaner(&self) -> Result<(Box<dyn crate::clean::Cleaner>, bool)> {
+        let options = &self.options;
+        let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
+        let site_aware = cleaner.site_learner().is_some() && !options.pages_alone;
+        Ok((cleaner, site_aware))
     }
 }
 
 /// The stages of a sharded run, in the order they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Stage {
+    /// The pages each shard offers to the site models (a site-aware cleaner only).
+    Sites,
+    /// The site models, learnt from the pages picked in global order.
+    MergeSites,
     /// Clean each shard's pages; count their statistics.
     Stats,
     /// The collection statistics of all shards, and each unit's first `seq`.
@@ -206,7 +212,9 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in order.
-    pub const ALL: [Stage; 7] = [
+    pub const ALL: [Stage; 9] = [
+        Stage::Sites,
+        Stage::MergeSites,
         Stage::Stats,
         Stage::MergeStats,
         Stage::Pages,
@@ -219,6 +227,8 @@ impl Stage {
     /// Its name on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
+            Stage::Sites => "sites",
+            Stage::MergeSites => "merge-sites",
             Stage::Stats => "stats",
             Stage::MergeStats => "merge-stats",
             Stage::Pages => "pages",
@@ -294,6 +304,8 @@ pub fn run_task(work: &Path, stage: Stage, task: usize) -> Result<TaskOutcome> {
         }
     }
     match stage {
+        Stage::Sites => sites_task(work, &plan, task)?,
+        Stage::MergeSites => merge_sites_task(work, &plan)?,
         Stage::Stats => stats_task(work, &plan, task)?,
         Stage::MergeStats => merge_stats_task(work, &plan)?,
         Stage::Pages => pages_task(work, &plan, task)?,
@@ -352,13 +364,180 @@ fn pool(options: &IngestOptions) -> Result<rayon::ThreadPool> {
     crate::error::thread_pool(options.threads)
 }
 
+const SITE_PAGES: &str = "site-pages.jsonl";
+const SITE_SAMPLES: &str = "site-samples.parquet";
+const SITES_FILE: &str = "sites.json";
+
+/// A page offered to the site models.
+#[derive(Debug, Serialize, Deserialize)]
+struct SitePage {
+    key: (usize, u64),
+    url: String,
+}
+
+/// The site models of the run (none when its cleaner does not learn any).
+fn load_sites(work: &Path) -> Result<SiteModels> {
+    let path = work.join(SITES_FILE);
+    if path.exists() {
+        crate::output::read_json(&path, "the site models of a sharded run")
+    } else {
+        Ok(SiteModels::default())
+    }
+}
+
+/// Stage `sites`: every page of the shard as the site sampler sees it, and the raw pages a
+/// sampler of this shard alone picks: a superset of those the whole run picks (a page among a
+/// host's first pages in the run is among them in its shard, and the shard has picked fewer
+/// pages than the run before it).
+fn sites_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
+    if !plan.cleaner()?.1 {
+        return Ok(());
+    }
+    let dir = shard_dir(work, shard);
+    std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+    let mut sampler = SiteSampler::default();
+    let mut offered: Vec<SitePage> = Vec::new();
+    let mut picked = RawColumns::default();
+    for (unit_no, unit) in plan.shard_units(shard) {
+        for (record, event) in Inputs::of_units(std::slice::from_ref(unit)).enumerate() {
+            let crate::input::InputEvent::Page(page) = event else {
+                continue;
+            };
+            let key = (unit_no, record as u64);
+            if sampler.offer(&page.url).is_some() {
+                picked.push(key, page.clone());
+            }
+            offered.push(SitePage { key, url: page.url });
+        }
+    }
+    let path = dir.join(SITE_PAGES);
+    crate::output::write_atomically(&path, |w| {
+        let mut buf = Vec::new();
+        for page in &offered {
+            write_line(w, &mut buf, page)?;
+        }
+        Ok(())
+    })?;
+    write_table(&dir.join(SITE_SAMPLES), &picked.into_columns())
+}
+
+/// Raw pages as columns.
+#[derive(Default)]
+struct RawColumns {
+    unit: Vec<i64>,
+    record: Vec<i64>,
+    url: Vec<String>,
+    origin: Vec<String>,
+    charset: Vec<Option<String>>,
+    html: Vec<Option<Vec<u8>>>,
+}
+
+impl RawColumns {
+    fn push(&mut self, key: (usize, u64), page: crate::input::RawPage) {
+        self.unit.push(key.0 as i64);
+        self.record.push(key.1 as i64);
+        self.url.push(page.url);
+        self.origin.push(page.origin);
+        self.charset.push(page.http_charset);
+        self.html.push(Some(page.bytes));
+    }
+
+    fn into_columns(self) -> Vec<Column> {
+        vec![
+            Column::int("unit", self.unit),
+            Column::int("record", self.record),
+            Column::text("url", self.url),
+            Column::text("origin", self.origin),
+            Column::optional("charset", Values::Text(self.charset)),
+            Column::optional("html", Values::Bytes(self.html)),
+        ]
+    }
+}
+
+/// Stage `merge-sites`: the site models, from the pages a sampler picks over every shard's
+/// pages in global order, each host's picked pages learnt in that order.
+fn merge_sites_task(work: &Path, plan: &Plan) -> Result<()> {
+    let (cleaner, site_aware) = plan.cleaner()?;
+    if !site_aware {
+        return Ok(());
+    }
+    let mut streams: Vec<Box<dyn Iterator<Item = Result<SitePage>>>> = Vec::new();
+    for shard in 0..plan.shards {
+        streams.push(Box::new(json_lines::<SitePage>(
+            &shard_dir(work, shard).join(SITE_PAGES),
+        )?));
+    }
+    let mut sampler = SiteSampler::default();
+    let mut chosen: Vec<((usize, u64), String)> = Vec::new();
+    merge_sorted(
+        streams,
+        |p: &SitePage| p.key,
+        |page| {
+            if let Some(host) = sampler.offer(&page.url) {
+                chosen.push((page.key, host));
+            }
+            Ok(())
+        },
+    )?;
+    let mut raw: HashMap<(usize, u64), crate::input::RawPage> = HashMap::new();
+    for shard in 0..plan.shards {
+        let path = shard_dir(work, shard).join(SITE_SAMPLES);
+        for row in read_table(&path)? {
+            let key = (
+                int_of(&row, "unit", &path)? as usize,
+                int_of(&row, "record", &path)? as u64,
+            );
+            raw.insert(
+                key,
+                crate::input::RawPage {
+                    url: row.text("url").unwrap_or_default(),
+                    bytes: row.bytes("html").unwrap_or_default(),
+                    http_charset: row.text("charset"),
+                    origin: row.text("origin").unwrap_or_default(),
+                },
+            );
+        }
+    }
+    let pool = pool(&plan.options)?;
+    let limits = plan.options.limits;
+    let mut learners: BTreeMap<String, Box<dyn crate::clean::SiteLearner>> = BTreeMap::new();
+    for batch in chosen.chunks(BATCH) {
+        let trees: Vec<Option<crate::page::TagTree>> = pool.install(|| {
+            batch
+                .par_iter()
+                .map(|(key, _)| raw.get(key).and_then(|page| sample_tree(page, &limits)))
+                .collect()
+        });
+        for ((key, host), tree) in batch.iter().zip(trees) {
+            if !raw.contains_key(key) {
+                return Err(Error::bad_input(
+                    work.display().to_string(),
+                    format!("the page of unit {} record {} was picked for its site's model but no shard kept it", key.0, key.1),
+                ));
+            }
+            let learner = match learners.entry(host.clone()) {
+                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::btree_map::Entry::Vacant(e) => match cleaner.site_learner() {
+                    Some(learner) => e.insert(learner),
+                    None => continue,
+                },
+            };
+            if let Some(tree) = tree {
+                learner.add(&tree);
+            }
+        }
+    }
+    let models = sampler.finish(cleaner.name(), learners);
+    crate::output::write_json_atomically(&work.join(SITES_FILE), &models)
+}
+
 /// Stage `stats`: cleans the shard's pages (into its spill) and counts their statistics.
 fn stats_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
     let dir = shard_dir(work, shard);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
     let options = &plan.options;
-    let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
-    let sites = SiteModels::default();
+    let (cleaner, _) = plan.cleaner()?;
+    let sites = load_sites(work)?;
     let analyzer = Analyzer::new();
     let pool = pool(options)?;
     let mut spill = SpillWriter::create(&dir)?;
@@ -577,13 +756,13 @@ fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
     let first_seq: Vec<u64> = crate::output::read_json(&work.join(UNIT_SEQS), "unit seqs")?;
     let counts: ShardCounts =
         crate::output::read_json(&dir.join(SHARD_COUNTS), "a shard's counts")?;
-    let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
+    let (cleaner, _) = plan.cleaner()?;
     let classifier = options.classifier.load()?;
     let minhasher = match options.detection {
         Detection::MinHash => Some(MinHasher::new(options.minhash)?),
         Detection::Exact | Detection::Keyword => None,
     };
-    let sites = SiteModels::default();
+    let sites = load_sites(work)?;
     let worker = Worker {
         classifier: classifier
             .as_ref()
@@ -1223,7 +1402,7 @@ fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
         elapsed_secs: state.elapsed_secs,
         resumed: false,
         replica_index: None,
-        site_models: None,
+        site_models: load_sites(work)?.figures,
     };
     crate::output::write_json_atomically(&out.join(SUMMARY_FILE), &summary)
 }
