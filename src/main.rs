@@ -109,6 +109,19 @@ enum StagesCommand {
     /// `docview stages run`), stage after stage; finished tasks are skipped, so a run stopped
     /// at any point continues where it was.
     Pool(StagesPoolArgs),
+    /// The stages of a planned work folder in run order, each with its number of tasks (one
+    /// line each, or --json), for an engine that schedules them (scripts/spark_stages.py).
+    List(StagesListArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct StagesListArgs {
+    /// The work folder of a plan.
+    #[arg(long, value_name = "DIR")]
+    work: PathBuf,
+    /// Print a JSON array of {"stage", "tasks"}.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -730,6 +743,7 @@ fn main() {
             StagesCommand::Plan(args) => stages_plan(args),
             StagesCommand::Run(args) => stages_run(args),
             StagesCommand::Pool(args) => stages_pool(args),
+            StagesCommand::List(args) => stages_list(args),
         },
         Command::Replicas(args) => match args.command {
             ReplicasCommand::Build(args) => replicas_build(args),
@@ -1221,6 +1235,23 @@ fn stages_plan(args: StagesPlanArgs) -> Result<()> {
         args.work.display(),
         args.work.display()
     );
+    Ok(())
+}
+
+fn stages_list(args: StagesListArgs) -> Result<()> {
+    let plan = Plan::load(&args.work)?;
+    let stages: Vec<(Stage, usize)> = Stage::ALL.iter().map(|&s| (s, plan.tasks(s))).collect();
+    if args.json {
+        let list: Vec<serde_json::Value> = stages
+            .iter()
+            .map(|(s, n)| serde_json::json!({"stage": s.as_str(), "tasks": n}))
+            .collect();
+        outln!("{}", serde_json::Value::Array(list));
+    } else {
+        for (s, n) in stages {
+            outln!("{} {n}", s.as_str());
+        }
+    }
     Ok(())
 }
 

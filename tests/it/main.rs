@@ -16,3 +16,4 @@ mod replica_gate;
 mod replicas;
 mod resume;
 mod robustness;
+mod stages;

@@ -9,7 +9,7 @@ use serde::Serialize;
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{Query, QueryParser};
 use tantivy::schema::{Field, Value};
-use tantivy::{Index, Searcher, TantivyDocument, Term};
+use tantivy::{DocId, Index, Score, Searcher, SegmentReader, TantivyDocument, Term};
 
 use tantivy::snippet::SnippetGenerator;
 
@@ -128,17 +128,30 @@ impl OpenIndex {
         any.then_some(query)
     }
 
-    /// The top `k` documents for `query`, best first (ties in index order), with their scores.
+    /// The top `k` documents for `query`, best first, ties to the earlier page (lower `seq`),
+    /// with their scores. Ties are broken by the pages, not by where the index keeps them, so
+    /// an index merged from shards answers as one built in a single process.
     fn top_docs(&self, query: &dyn Query, k: usize) -> Result<Vec<(f32, TantivyDocument)>> {
         if k == 0 {
             return Ok(Vec::new());
         }
+        let by_score_then_seq = TopDocs::with_limit(k).tweak_score(|segment: &SegmentReader| {
+            let seq = segment
+                .fast_fields()
+                .u64("seq")
+                .ok()
+                .map(|column| column.first_or_default_col(u64::MAX));
+            move |doc: DocId, score: Score| {
+                let seq = seq.as_ref().map_or(u64::MAX, |c| c.get_val(doc));
+                (score, std::cmp::Reverse(seq))
+            }
+        });
         let top = self
             .searcher
-            .search(query, &TopDocs::with_limit(k).order_by_score())
+            .search(query, &by_score_then_seq)
             .map_err(|e| index_error(&self.path, e))?;
         top.into_iter()
-            .map(|(score, address)| {
+            .map(|((score, _), address)| {
                 let doc = self
                     .searcher
                     .doc(address)

@@ -1,0 +1,312 @@
+//! The sharded stages (`docview stages`) against one process: the same `docviews.jsonl`,
+//! `replicas.jsonl`, `skipped.jsonl` and `stats.json` byte for byte, and merged indexes with
+//! the same documents, token totals and top-10 hits (URLs and scores) on 100 seeded queries, at
+//! 1, 2 and 3 shards: on the samples, on a hand-made chain of near-copies spread over three
+//! shards, and on two shards of `../shared/corpus/wcxb-dev` (skipped when absent).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{CORPUS, DOCVIEW, SAMPLES};
+use docview::index::{IndexKind, index_stats, search};
+use docview::pipeline::stages::{Plan, Stage, TaskOutcome, run_stages, run_task};
+use docview::pipeline::{
+    DOCVIEWS, IngestOptions, REPLICAS, RecordLine, ReplicaLine, SKIPPED, STATS_FILE, Silent,
+    for_each_line, ingest,
+};
+use docview::replica::ReplicaKind;
+
+/// Runs every stage of `work` in this process, two tasks at once.
+fn run_all(work: &Path) {
+    let run = |stage: Stage, task: usize| run_task(work, stage, task);
+    run_stages(work, 2, &run, &|_, _, _, _| {}).expect("stages");
+}
+
+/// Ingests `options` in one process into `one`, and in `shards` shards into `many`.
+fn both(options: &IngestOptions, one: &Path, many: &Path, shards: usize) {
+    let mut single = options.clone();
+    single.out = one.to_path_buf();
+    if !one.join(DOCVIEWS).exists() {
+        ingest(&single, &Silent).expect("ingest");
+    }
+    let mut sharded = options.clone();
+    sharded.out = many.to_path_buf();
+    let work = many.with_extension("work");
+    let plan = Plan::new(sharded, shards).expect("plan");
+    plan.save(&work, false).expect("save plan");
+    run_all(&work);
+}
+
+/// `n` queries from the kept records' keywords and titles, the same for the same records.
+fn seeded_queries(out: &Path, n: usize) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for_each_line(&out.join(DOCVIEWS), |r: RecordLine| {
+        words.extend(r.docview.keywords.iter().cloned());
+        words.extend(r.docview.title.split_whitespace().map(str::to_string));
+    })
+    .unwrap();
+    assert!(!words.is_empty(), "no words to query in {}", out.display());
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state as usize
+    };
+    (0..n)
+        .map(|i| {
+            let a = &words[next() % words.len()];
+            if i % 2 == 0 {
+                a.clone()
+            } else {
+                format!("{a} {}", words[next() % words.len()])
+            }
+        })
+        .collect()
+}
+
+/// Asserts that the sharded output `many` is the single-process output `one`.
+fn assert_same(one: &Path, many: &Path) {
+    for file in [DOCVIEWS, REPLICAS, SKIPPED, STATS_FILE] {
+        let (a, b) = (
+            std::fs::read(one.join(file)).unwrap(),
+            std::fs::read(many.join(file)).unwrap(),
+        );
+        assert!(a == b, "{file} differs between {} and {}", one.display(), many.display());
+    }
+    let (a, b) = (index_stats(one).unwrap(), index_stats(many).unwrap());
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!((x.kind, x.docs, x.terms), (y.kind, y.docs, y.terms));
+    }
+    let queries = seeded_queries(one, 100);
+    for kind in IndexKind::ALL {
+        for q in &queries {
+            let hits = |dir: &Path| -> Vec<(String, f32)> {
+                search(dir, kind, q, 10)
+                    .unwrap()
+                    .into_iter()
+                    .map(|h| (h.url, h.score))
+                    .collect()
+            };
+            assert_eq!(hits(one), hits(many), "{kind:?} index, query {q:?}");
+        }
+    }
+}
+
+fn samples() -> Vec<PathBuf> {
+    vec![
+        Path::new(SAMPLES).join("sites"),
+        Path::new(SAMPLES).join("warc/corpus-samples.warc.gz"),
+    ]
+}
+
+#[test]
+fn stages_give_one_process_output_on_the_samples_at_1_2_and_3_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = IngestOptions::new(samples(), PathBuf::new());
+    options.threads = 1;
+    let one = dir.path().join("one");
+    for shards in 1..=3 {
+        let many = dir.path().join(format!("shards-{shards}"));
+        both(&options, &one, &many, shards);
+        assert_same(&one, &many);
+    }
+    // A site-aware cleaner learns its site models over the shards as one process does.
+    let mut wisdom = options.clone();
+    wisdom.cleaner = "wisdom".into();
+    let (one, many) = (dir.path().join("wisdom-one"), dir.path().join("wisdom-3"));
+    both(&wisdom, &one, &many, 3);
+    assert_same(&one, &many);
+}
+
+/// A text of `n` words drawn from a fixed list by a fixed sequence.
+fn words(n: usize, seed: u64) -> Vec<String> {
+    const VOCAB: &[&str] = &[
+        "river", "harbor", "lantern", "meadow", "copper", "signal", "winter", "garden", "bridge",
+        "market", "thunder", "orchard", "canvas", "pepper", "marble", "falcon", "ribbon",
+        "cobalt", "saddle", "glacier", "timber", "velvet", "almond", "beacon", "cedar", "dune",
+        "ember", "fjord", "granite", "hollow", "ivory", "juniper", "kettle", "lagoon", "mosaic",
+        "nectar", "opal", "prairie", "quarry", "rustic", "summit", "tundra", "umber", "valley",
+        "willow", "yonder", "zephyr", "anchor", "basalt", "cinder",
+    ];
+    let mut state = seed;
+    (0..n)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            VOCAB[(state >> 33) as usize % VOCAB.len()].to_string()
+        })
+        .collect()
+}
+
+/// `text` with the words at `at` replaced.
+fn edited(text: &[String], at: &[usize], seed: u64) -> Vec<String> {
+    let mut out = text.to_vec();
+    let fresh = words(at.len(), seed);
+    for (i, &k) in at.iter().enumerate() {
+        out[k] = format!("{}x{i}", fresh[i]);
+    }
+    out
+}
+
+fn page(title: &str, text: &[String]) -> String {
+    let paragraphs: Vec<String> = text
+        .chunks(60)
+        .map(|c| format!("<p>{}.</p>", c.join(" ")))
+        .collect();
+    format!(
+        "<html><head><title>{title}</title></head><body><nav><a href=\"/\">Home</a> \
+         <a href=\"/news\">News</a></nav><article><h1>{title}</h1>{}</article>\
+         <footer>Chain Gazette</footer></body></html>",
+        paragraphs.concat()
+    )
+}
+
+fn jsonl(path: &Path, pages: &[(&str, String)]) {
+    let lines: Vec<String> = pages
+        .iter()
+        .map(|(url, html)| serde_json::json!({"url": url, "html": html}).to_string() + "\n")
+        .collect();
+    std::fs::write(path, lines.concat()).unwrap();
+}
+
+#[test]
+fn a_chain_of_near_copies_over_three_shards_is_decided_as_one_process_decides_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = dir.path().join("inputs");
+    std::fs::create_dir_all(&inputs).unwrap();
+    // A, its near-copy B (a few words changed), and C, a near-copy of B that is too far from
+    // A: B repeats A, so C must be kept (B is no kept page). A shard that decided alone, or a
+    // join that looked at pairs and not at kept pages, would remove C too.
+    let a = words(600, 7);
+    // 30 words each, 10 apart: about 0.6 from A to B and from B to C, 0.33 from A to C
+    // (estimated Jaccard of 5-word shingles; the threshold is 0.5).
+    let b = edited(&a, &(0..600).step_by(20).collect::<Vec<_>>(), 11);
+    let c = edited(&b, &(10..600).step_by(20).collect::<Vec<_>>(), 13);
+    let other = words(600, 99);
+    // One unit per file: files 0 and 3 go to shard 0, 1 to shard 1, 2 to shard 2.
+    jsonl(
+        &inputs.join("0.jsonl"),
+        &[
+            ("http://chain.example/a", page("Story", &a)),
+            ("http://chain.example/other", page("Other", &other)),
+        ],
+    );
+    jsonl(&inputs.join("1.jsonl"), &[("http://chain.example/b", page("Story", &b))]);
+    jsonl(
+        &inputs.join("2.jsonl"),
+        &[
+            ("http://chain.example/c", page("Story", &c)),
+            ("http://chain.example/empty", String::new()),
+        ],
+    );
+    jsonl(
+        &inputs.join("3.jsonl"),
+        &[("http://mirror.example/c", page("Story", &c))],
+    );
+    let mut options = IngestOptions::new(vec![inputs.clone()], PathBuf::new());
+    options.threads = 1;
+    let one = dir.path().join("one");
+    for shards in 1..=3 {
+        let many = dir.path().join(format!("shards-{shards}"));
+        both(&options, &one, &many, shards);
+        assert_same(&one, &many);
+    }
+    // The fixture does hold the chain.
+    let mut replicas = Vec::new();
+    for_each_line(&one.join(REPLICAS), |r: ReplicaLine| replicas.push(r)).unwrap();
+    let found: Vec<(&str, &str, ReplicaKind)> = replicas
+        .iter()
+        .map(|r| (r.url.as_str(), r.replica_of.as_str(), r.kind))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("http://chain.example/b", "http://chain.example/a", ReplicaKind::Near),
+            ("http://mirror.example/c", "http://chain.example/c", ReplicaKind::Exact),
+        ],
+        "{replicas:#?}"
+    );
+    let skipped = std::fs::read_to_string(one.join(SKIPPED)).unwrap();
+    assert_eq!(skipped.lines().count(), 1, "{skipped}");
+}
+
+#[test]
+fn a_task_runs_once_and_not_before_the_stages_it_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut options = IngestOptions::new(samples(), dir.path().join("out"));
+    options.threads = 1;
+    let work = dir.path().join("work");
+    Plan::new(options.clone(), 2).unwrap().save(&work, false).unwrap();
+    let early = run_task(&work, Stage::Pages, 0).unwrap_err().to_string();
+    assert!(early.contains("stage pages cannot run before"), "{early}");
+    assert_eq!(run_task(&work, Stage::Sites, 1).unwrap(), TaskOutcome::Ran);
+    assert_eq!(
+        run_task(&work, Stage::Sites, 1).unwrap(),
+        TaskOutcome::AlreadyDone
+    );
+    let err = run_task(&work, Stage::Sites, 2).unwrap_err().to_string();
+    assert!(err.contains("2 tasks"), "{err}");
+    // The same plan again keeps the finished task; another plan in the folder is refused.
+    Plan::new(options.clone(), 2).unwrap().save(&work, false).unwrap();
+    assert_eq!(
+        run_task(&work, Stage::Sites, 1).unwrap(),
+        TaskOutcome::AlreadyDone
+    );
+    let other = Plan::new(options.clone(), 3).unwrap().save(&work, false);
+    assert!(other.unwrap_err().to_string().contains("another sharded run"));
+    // Standard input cannot be sharded.
+    let mut stdin = options.clone();
+    stdin.inputs = vec![PathBuf::from("-")];
+    assert!(Plan::new(stdin, 2).unwrap_err().to_string().contains("standard input"));
+}
+
+#[test]
+fn the_local_pool_runs_the_stages_as_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, many, work) = (
+        dir.path().join("one"),
+        dir.path().join("many"),
+        dir.path().join("work"),
+    );
+    let inputs: Vec<String> = samples().iter().map(|p| p.display().to_string()).collect();
+    let run = |args: &[&str]| {
+        let out = Command::new(DOCVIEW).args(args).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        out
+    };
+    let mut ingest_args = vec!["ingest", "-q", "--threads", "1", "--out"];
+    let one_s = one.display().to_string();
+    ingest_args.push(&one_s);
+    ingest_args.extend(inputs.iter().map(String::as_str));
+    run(&ingest_args);
+    let (many_s, work_s) = (many.display().to_string(), work.display().to_string());
+    let mut plan_args = vec!["stages", "plan", "--shards", "3", "--threads", "1"];
+    plan_args.extend(["--work", &work_s, "--out", &many_s]);
+    plan_args.extend(inputs.iter().map(String::as_str));
+    run(&plan_args);
+    let out = run(&["stages", "pool", "--work", &work_s, "--workers", "2"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("finalise 2: done"), "{said}");
+    assert_same(&one, &many);
+    // A second pool run finds every task done.
+    let again = run(&["stages", "pool", "--work", &work_s]);
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert!(!said.contains(": done"), "{said}");
+    assert!(said.contains("merge 0: already done"), "{said}");
+}
+
+#[test]
+fn two_shards_of_wcxb_dev_give_one_process_output() {
+    let set = Path::new(CORPUS).join("wcxb-dev/html");
+    if !set.is_dir() {
+        eprintln!("skipped: {} is absent", set.display());
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let options = IngestOptions::new(vec![set], PathBuf::new());
+    let (one, many) = (dir.path().join("one"), dir.path().join("two"));
+    both(&options, &one, &many, 2);
+    assert_same(&one, &many);
+}
