@@ -539,6 +539,11 @@ struct IngestArgs {
     /// Memory for each of the three index writers, in MB.
     #[arg(long, value_name = "MB", default_value_t = 64)]
     index_memory: usize,
+    /// Also write the DocView records as OUT/docviews.parquet when the run completes (one row
+    /// per kept page; keywords, relevant links and replicas as JSON text; the whole record in
+    /// `record`), which Spark, DuckDB, pandas and polars read directly.
+    #[arg(long)]
+    parquet: bool,
     /// No progress bar or progress lines.
     #[arg(long, short)]
     quiet: bool,
@@ -1356,6 +1361,7 @@ fn ingest_options(args: IngestArgs) -> Result<IngestOptions> {
     options.overwrite = args.overwrite;
     options.index_heap_bytes = args.index_memory.max(16) << 20;
     options.limits = args.limits.limits()?;
+    options.parquet = args.parquet;
     Ok(options)
 }
 

@@ -46,8 +46,8 @@ pub use process::{
     page_features, process_page, site_of,
 };
 pub use sink::{
-    DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, SKIPPED, SkippedLine, fill_replica_urls,
-    for_each_line,
+    DOCVIEWS, DOCVIEWS_PARQUET, REPLICAS, RecordLine, ReplicaLine, SKIPPED, SkippedLine,
+    fill_replica_urls, for_each_line, write_docviews_parquet,
 };
 pub use state::{Counters, RunState, Status};
 pub use summary::human_bytes;
@@ -155,6 +155,9 @@ pub struct IngestOptions {
     pub index_heap_bytes: usize,
     /// What one page may cost: pages past a limit are cut there (their records say so).
     pub limits: PageLimits,
+    /// Also write the records as `docviews.parquet` when the run completes.
+    #[serde(default)]
+    pub parquet: bool,
 }
 
 impl IngestOptions {
@@ -179,6 +182,7 @@ impl IngestOptions {
             overwrite: false,
             index_heap_bytes: 64 << 20,
             limits: PageLimits::default(),
+            parquet: false,
         }
     }
 
@@ -250,6 +254,7 @@ impl IngestOptions {
             "stopwords": self.stopwords,
             "stats_file": self.stats_file.as_ref().map(|p| p.display().to_string()),
             "limits": self.limits,
+            "parquet": self.parquet,
         }))
     }
 }
@@ -670,6 +675,9 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
         state = state.with_note();
         state.save(&state_path)?;
         fill_replica_urls(out)?;
+        if options.parquet {
+            write_docviews_parquet(out)?;
+        }
         state.status = Status::Complete;
         state = state.with_note();
         state.save(&state_path)?;

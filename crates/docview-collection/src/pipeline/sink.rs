@@ -323,6 +323,82 @@ pub fn for_each_line<T: for<'de> Deserialize<'de>>(
     Ok(())
 }
 
+/// The DocView records as Parquet, beside `docviews.jsonl`.
+pub const DOCVIEWS_PARQUET: &str = "docviews.parquet";
+
+/// Writes `docviews.jsonl` of `dir` again as `docviews.parquet` (atomically): one row per kept
+/// page, the DocView's scalar elements as columns, its lists (keywords, relevant links,
+/// replicas) as JSON text, and the whole record as `record`. Spark, DuckDB, pandas and polars
+/// read it directly.
+pub fn write_docviews_parquet(dir: &Path) -> Result<()> {
+    use super::stages::table::{Column, Values, write_table};
+    let mut seq = Vec::new();
+    let mut text: [Vec<String>; 7] = Default::default();
+    let mut truncated = Vec::new();
+    let mut empty = Vec::new();
+    let mut lists: [Vec<String>; 3] = Default::default();
+    let mut record = Vec::new();
+    let mut page_type = Vec::new();
+    let path = dir.join(DOCVIEWS);
+    let file = File::open(&path).map_err(|e| Error::io(&path, e))?;
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line.map_err(|e| Error::io(&path, e))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r: RecordLine = serde_json::from_str(&line).map_err(|e| {
+            Error::bad_input(format!("{}:{}", path.display(), i + 1), e.to_string())
+        })?;
+        let d = &r.docview;
+        seq.push(r.seq as i64);
+        for (col, value) in text.iter_mut().zip([
+            &d.identifier,
+            &r.origin,
+            &d.classification_code,
+            &d.title,
+            &d.abstract_text,
+            &d.topic_content,
+            &d.language,
+        ]) {
+            col.push(value.clone());
+        }
+        lists[0].push(json_text(&d.keywords));
+        lists[1].push(json_text(&d.relevant_links));
+        lists[2].push(json_text(&d.replicas));
+        page_type.push(json_text(&d.page_type).trim_matches('"').to_string());
+        truncated.push(d.truncated.clone());
+        empty.push(i64::from(d.topic_content_empty));
+        record.push(line);
+    }
+    let [identifier, origin, code, title, abstract_text, topic, language] = text;
+    let [keywords, links, replicas] = lists;
+    write_table(
+        &dir.join(DOCVIEWS_PARQUET),
+        &[
+            Column::int("seq", seq),
+            Column::text("identifier", identifier),
+            Column::text("origin", origin),
+            Column::text("type", page_type),
+            Column::text("classification_code", code),
+            Column::text("title", title),
+            Column::text("keywords", keywords),
+            Column::text("abstract", abstract_text),
+            Column::text("topic_content", topic),
+            Column::text("relevant_links", links),
+            Column::text("language", language),
+            Column::int("topic_content_empty", empty),
+            Column::optional("truncated", Values::Text(truncated)),
+            Column::text("replicas", replicas),
+            Column::text("record", record),
+        ],
+    )
+}
+
+/// `value` as JSON text (values that always serialise: strings, lists, plain enums).
+fn json_text<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
 /// Completes the kept records with the URLs of their replicas (read from `replicas.jsonl`),
 /// rewriting `docviews.jsonl` atomically. Running it twice gives the same file.
 pub fn fill_replica_urls(dir: &Path) -> Result<()> {

@@ -1366,6 +1366,9 @@ fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
             Ok(line)
         },
     )?;
+    if options.parquet {
+        super::write_docviews_parquet(out)?;
+    }
     let stats = CollectionStats::load(&work.join(STATS_FILE))?;
     stats.save(&out.join(STATS_FILE))?;
     merge_index_sets(&shard_outs, out)?;
