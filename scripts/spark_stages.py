@@ -66,7 +66,7 @@ def main():
             .collect()
         )
         for _, task, said in results:
-            print(f"{stage} {task}: {said}", file=sys.stderr)
+            print(said, file=sys.stderr)
         print(f"stage {stage}: {tasks} tasks in {time.time() - t0:.1f} s", file=sys.stderr)
     print(f"all stages done in {time.time() - started:.1f} s")
     spark.stop()

@@ -100,7 +100,7 @@ enum StagesCommand {
     /// Plan a sharded ingest in a work folder: the inputs (each crawl file, each page file of
     /// a folder a unit; shard r of n takes units r, r+n, ...) and every ingest flag. Planning
     /// the same run again in the same folder keeps its finished tasks.
-    Plan(StagesPlanArgs),
+    Plan(Box<StagesPlanArgs>),
     /// Run one task of one stage (stats, merge-stats, pages, pairs, resolve, finalise,
     /// merge; the per-shard stages have one task per shard, the others one). A task whose
     /// completion marker (WORK/done/STAGE-TASK) exists is skipped.
@@ -745,7 +745,7 @@ fn main() {
             ClassifyCommand::Eval(args) => classify_eval(args),
         },
         Command::Stages(args) => match args.command {
-            StagesCommand::Plan(args) => stages_plan(args),
+            StagesCommand::Plan(args) => stages_plan(*args),
             StagesCommand::Run(args) => stages_run(args),
             StagesCommand::Pool(args) => stages_pool(args),
             StagesCommand::List(args) => stages_list(args),
@@ -1282,7 +1282,14 @@ fn stages_pool(args: StagesPoolArgs) -> Result<()> {
     let work = args.work.clone();
     let run = |stage: Stage, task: usize| -> docview::Result<TaskOutcome> {
         let output = std::process::Command::new(&exe)
-            .args(["stages", "run", stage.as_str(), "--task", &task.to_string(), "--work"])
+            .args([
+                "stages",
+                "run",
+                stage.as_str(),
+                "--task",
+                &task.to_string(),
+                "--work",
+            ])
             .arg(&work)
             .output()
             .map_err(|e| docview::Error::io(&exe, e))?;

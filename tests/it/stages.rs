@@ -11,8 +11,8 @@ use crate::common::{CORPUS, DOCVIEW, SAMPLES};
 use docview::index::{IndexKind, index_stats, search};
 use docview::pipeline::stages::{Plan, Stage, TaskOutcome, run_stages, run_task, table};
 use docview::pipeline::{
-    DOCVIEWS, DOCVIEWS_PARQUET, IngestOptions, REPLICAS, RecordLine, ReplicaLine, SKIPPED, STATS_FILE, Silent,
-    for_each_line, ingest,
+    DOCVIEWS, DOCVIEWS_PARQUET, IngestOptions, REPLICAS, RecordLine, ReplicaLine, SKIPPED,
+    STATS_FILE, Silent, for_each_line, ingest,
 };
 use docview::replica::ReplicaKind;
 
@@ -75,7 +75,12 @@ fn assert_same(one: &Path, many: &Path) {
             std::fs::read(one.join(file)).unwrap(),
             std::fs::read(many.join(file)).unwrap(),
         );
-        assert!(a == b, "{file} differs between {} and {}", one.display(), many.display());
+        assert!(
+            a == b,
+            "{file} differs between {} and {}",
+            one.display(),
+            many.display()
+        );
     }
     let (a, b) = (index_stats(one).unwrap(), index_stats(many).unwrap());
     for (x, y) in a.iter().zip(&b) {
@@ -131,10 +136,12 @@ fn stages_give_one_process_output_on_the_samples_at_1_2_and_3_shards() {
     assert!(records.iter().any(|r| !r.docview.replicas.is_empty()));
     for (row, r) in rows.iter().zip(&records) {
         assert_eq!(row.int("seq"), Some(r.seq as i64));
-        assert_eq!(row.text("identifier").as_deref(), Some(r.docview.identifier.as_str()));
+        assert_eq!(
+            row.text("identifier").as_deref(),
+            Some(r.docview.identifier.as_str())
+        );
         assert_eq!(row.text("title").as_deref(), Some(r.docview.title.as_str()));
-        let replicas: Vec<String> =
-            serde_json::from_str(&row.text("replicas").unwrap()).unwrap();
+        let replicas: Vec<String> = serde_json::from_str(&row.text("replicas").unwrap()).unwrap();
         assert_eq!(replicas, r.docview.replicas);
         let kind = serde_json::to_value(r.docview.page_type).unwrap();
         assert_eq!(row.text("type").as_deref(), kind.as_str());
@@ -151,11 +158,11 @@ fn stages_give_one_process_output_on_the_samples_at_1_2_and_3_shards() {
 fn words(n: usize, seed: u64) -> Vec<String> {
     const VOCAB: &[&str] = &[
         "river", "harbor", "lantern", "meadow", "copper", "signal", "winter", "garden", "bridge",
-        "market", "thunder", "orchard", "canvas", "pepper", "marble", "falcon", "ribbon",
-        "cobalt", "saddle", "glacier", "timber", "velvet", "almond", "beacon", "cedar", "dune",
-        "ember", "fjord", "granite", "hollow", "ivory", "juniper", "kettle", "lagoon", "mosaic",
-        "nectar", "opal", "prairie", "quarry", "rustic", "summit", "tundra", "umber", "valley",
-        "willow", "yonder", "zephyr", "anchor", "basalt", "cinder",
+        "market", "thunder", "orchard", "canvas", "pepper", "marble", "falcon", "ribbon", "cobalt",
+        "saddle", "glacier", "timber", "velvet", "almond", "beacon", "cedar", "dune", "ember",
+        "fjord", "granite", "hollow", "ivory", "juniper", "kettle", "lagoon", "mosaic", "nectar",
+        "opal", "prairie", "quarry", "rustic", "summit", "tundra", "umber", "valley", "willow",
+        "yonder", "zephyr", "anchor", "basalt", "cinder",
     ];
     let mut state = seed;
     (0..n)
@@ -221,7 +228,10 @@ fn a_chain_of_near_copies_over_three_shards_is_decided_as_one_process_decides_it
             ("http://chain.example/other", page("Other", &other)),
         ],
     );
-    jsonl(&inputs.join("1.jsonl"), &[("http://chain.example/b", page("Story", &b))]);
+    jsonl(
+        &inputs.join("1.jsonl"),
+        &[("http://chain.example/b", page("Story", &b))],
+    );
     jsonl(
         &inputs.join("2.jsonl"),
         &[
@@ -251,8 +261,16 @@ fn a_chain_of_near_copies_over_three_shards_is_decided_as_one_process_decides_it
     assert_eq!(
         found,
         [
-            ("http://chain.example/b", "http://chain.example/a", ReplicaKind::Near),
-            ("http://mirror.example/c", "http://chain.example/c", ReplicaKind::Exact),
+            (
+                "http://chain.example/b",
+                "http://chain.example/a",
+                ReplicaKind::Near
+            ),
+            (
+                "http://mirror.example/c",
+                "http://chain.example/c",
+                ReplicaKind::Exact
+            ),
         ],
         "{replicas:#?}"
     );
@@ -266,7 +284,10 @@ fn a_task_runs_once_and_not_before_the_stages_it_reads() {
     let mut options = IngestOptions::new(samples(), dir.path().join("out"));
     options.threads = 1;
     let work = dir.path().join("work");
-    Plan::new(options.clone(), 2).unwrap().save(&work, false).unwrap();
+    Plan::new(options.clone(), 2)
+        .unwrap()
+        .save(&work, false)
+        .unwrap();
     let early = run_task(&work, Stage::Pages, 0).unwrap_err().to_string();
     assert!(early.contains("stage pages cannot run before"), "{early}");
     assert_eq!(run_task(&work, Stage::Sites, 1).unwrap(), TaskOutcome::Ran);
@@ -277,17 +298,30 @@ fn a_task_runs_once_and_not_before_the_stages_it_reads() {
     let err = run_task(&work, Stage::Sites, 2).unwrap_err().to_string();
     assert!(err.contains("2 tasks"), "{err}");
     // The same plan again keeps the finished task; another plan in the folder is refused.
-    Plan::new(options.clone(), 2).unwrap().save(&work, false).unwrap();
+    Plan::new(options.clone(), 2)
+        .unwrap()
+        .save(&work, false)
+        .unwrap();
     assert_eq!(
         run_task(&work, Stage::Sites, 1).unwrap(),
         TaskOutcome::AlreadyDone
     );
     let other = Plan::new(options.clone(), 3).unwrap().save(&work, false);
-    assert!(other.unwrap_err().to_string().contains("another sharded run"));
+    assert!(
+        other
+            .unwrap_err()
+            .to_string()
+            .contains("another sharded run")
+    );
     // Standard input cannot be sharded.
     let mut stdin = options.clone();
     stdin.inputs = vec![PathBuf::from("-")];
-    assert!(Plan::new(stdin, 2).unwrap_err().to_string().contains("standard input"));
+    assert!(
+        Plan::new(stdin, 2)
+            .unwrap_err()
+            .to_string()
+            .contains("standard input")
+    );
 }
 
 #[test]
@@ -301,7 +335,11 @@ fn the_local_pool_runs_the_stages_as_processes() {
     let inputs: Vec<String> = samples().iter().map(|p| p.display().to_string()).collect();
     let run = |args: &[&str]| {
         let out = Command::new(DOCVIEW).args(args).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         out
     };
     let mut ingest_args = vec!["ingest", "-q", "--threads", "1", "--out"];

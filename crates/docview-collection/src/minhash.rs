@@ -449,11 +449,14 @@ impl LshIndex {
         candidates.sort_unstable();
         candidates.dedup();
         let n = self.params.permutations;
-        best_match(candidates.into_iter().map(|page| {
-            let page = page as usize;
-            let j = estimate(&self.slots[page * n..(page + 1) * n], &sig.0);
-            (self.seqs[page], j)
-        }), self.params.threshold)
+        best_match(
+            candidates.into_iter().map(|page| {
+                let page = page as usize;
+                let j = estimate(&self.slots[page * n..(page + 1) * n], &sig.0);
+                (self.seqs[page], j)
+            }),
+            self.params.threshold,
+        )
     }
 
     fn band_of(&self, page: usize, band: usize) -> &[u16] {
@@ -490,7 +493,10 @@ fn grow<T>(v: &mut Vec<T>, extra: usize) {
 /// Among kept pages `(seq, estimated Jaccard)`, the one of highest estimate that reaches
 /// `threshold`, ties to the lower sequence number: the near-replica rule of the LSH index and
 /// of the sharded stages' confirmed pairs alike.
-pub fn best_match(candidates: impl IntoIterator<Item = (u64, f32)>, threshold: f32) -> Option<(u64, f32)> {
+pub fn best_match(
+    candidates: impl IntoIterator<Item = (u64, f32)>,
+    threshold: f32,
+) -> Option<(u64, f32)> {
     let mut best: Option<(u64, f32)> = None;
     for (seq, j) in candidates {
         if j < threshold {

@@ -161,13 +161,12 @@ impl Inputs {
                                 if folder_skip(&entry).is_none() {
                                     continue;
                                 }
-                                let size = if entry.file_type().is_file()
-                                    && is_page_name(entry.path())
-                                {
-                                    entry.metadata().map_or(0, |m| m.len())
-                                } else {
-                                    0
-                                };
+                                let size =
+                                    if entry.file_type().is_file() && is_page_name(entry.path()) {
+                                        entry.metadata().map_or(0, |m| m.len())
+                                    } else {
+                                        0
+                                    };
                                 Source {
                                     path: entry.into_path(),
                                     kind: Kind::Entry,
@@ -759,7 +758,10 @@ mod tests {
         assert_eq!(units.len(), 8, "{units:#?}");
         assert_eq!(units[6].path(), samples.as_path());
         let inputs = Inputs::of_units(&units);
-        assert_eq!(inputs.total_bytes(), Inputs::open(&paths).unwrap().total_bytes());
+        assert_eq!(
+            inputs.total_bytes(),
+            Inputs::open(&paths).unwrap().total_bytes()
+        );
         assert_eq!(summary(&inputs.collect::<Vec<_>>()), whole);
         // Read one by one (as shards read their share), the units give the same events.
         let one_by_one: Vec<String> = units
@@ -769,7 +771,10 @@ mod tests {
         assert_eq!(one_by_one, whole);
         // A plan survives a round trip through JSON.
         let json = serde_json::to_string(&units).unwrap();
-        assert_eq!(serde_json::from_str::<Vec<InputUnit>>(&json).unwrap(), units);
+        assert_eq!(
+            serde_json::from_str::<Vec<InputUnit>>(&json).unwrap(),
+            units
+        );
         let err = Inputs::plan(&[PathBuf::from("-")]).unwrap_err().to_string();
         assert!(err.contains("standard input"), "{err}");
     }

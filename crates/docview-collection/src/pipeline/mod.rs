@@ -54,7 +54,8 @@ pub use summary::human_bytes;
 
 use sink::Sink;
 pub use sites::{
-    SITE_SAMPLE_BUDGET, SITE_SAMPLE_PAGES, SiteModelFigures, SiteModels, learn_site_models,
+    SITE_SAMPLE_BUDGET, SITE_SAMPLE_PAGES, SiteModelFigures, SiteModels, SiteSampler,
+    learn_site_models, sample_tree,
 };
 use spill::{CleanedPage, Event, PageWork, SPILL_FILE, SpillWriter, read_spill};
 

@@ -370,7 +370,15 @@ pub fn write_docviews_parquet(dir: &Path) -> Result<()> {
         empty.push(i64::from(d.topic_content_empty));
         record.push(line);
     }
-    let [identifier, origin, code, title, abstract_text, topic, language] = text;
+    let [
+        identifier,
+        origin,
+        code,
+        title,
+        abstract_text,
+        topic,
+        language,
+    ] = text;
     let [keywords, links, replicas] = lists;
     write_table(
         &dir.join(DOCVIEWS_PARQUET),

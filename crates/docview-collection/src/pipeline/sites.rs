@@ -198,4 +198,3 @@ pub fn learn_site_models(
     )?;
     Ok(sampler.finish(cleaner.name(), learners))
 }
-

@@ -318,21 +318,20 @@ impl ReplicaDetector {
         if let Some(found) = self.find_fingerprint(fingerprints) {
             return Some(found);
         }
-        if self.detection == Detection::MinHash && fingerprints.minhash.is_some() {
-            if let Some((kept, threshold)) = &self.kept {
-                let near = minhash::best_match(
-                    pairs.iter().copied().filter(|(of, _)| kept.contains(of)),
-                    *threshold,
-                );
-                if let Some((of, j)) = near {
-                    return Some(ReplicaMatch {
-                        kind: ReplicaKind::Near,
-                        matcher: Matcher::MinHashLsh,
-                        of,
-                        similarity: Some(j),
-                    });
-                }
-            }
+        if self.detection == Detection::MinHash
+            && fingerprints.minhash.is_some()
+            && let Some((kept, threshold)) = &self.kept
+            && let Some((of, j)) = minhash::best_match(
+                pairs.iter().copied().filter(|(of, _)| kept.contains(of)),
+                *threshold,
+            )
+        {
+            return Some(ReplicaMatch {
+                kind: ReplicaKind::Near,
+                matcher: Matcher::MinHashLsh,
+                of,
+                similarity: Some(j),
+            });
         }
         self.remember(seq, fingerprints);
         None

@@ -39,14 +39,14 @@ use serde::{Deserialize, Serialize};
 
 use super::process::{Worker, clean_page, integrate_page, page_features};
 use super::sink::{
-    DOCVIEWS, RecordLine, REPLICAS, ReplicaLine, SKIPPED, SkippedLine, index_docview, write_line,
+    DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, SKIPPED, SkippedLine, index_docview, write_line,
 };
+use super::sites::{SiteSampler, sample_tree};
 use super::spill::{CleanedPage, Event, SpillWriter, read_spill};
 use super::state::{Counters, RunState, Status};
-use super::sites::{SiteSampler, sample_tree};
 use super::{
-    IngestOptions, MALFORMED, STATE_FILE, STATS_FILE, SUMMARY_FILE,
-    SiteModels, SiteTemplateFigures, Summary, prepare_out_dir,
+    IngestOptions, MALFORMED, STATE_FILE, STATS_FILE, SUMMARY_FILE, SiteModels,
+    SiteTemplateFigures, Summary, prepare_out_dir,
 };
 use crate::clean::cleaner_with_model;
 use crate::index::{IndexSet, index_stats, merge_index_sets};
@@ -267,7 +267,8 @@ pub enum TaskOutcome {
 }
 
 fn marker(work: &Path, stage: Stage, task: usize) -> PathBuf {
-    work.join(DONE_DIR).join(format!("{}-{task}", stage.as_str()))
+    work.join(DONE_DIR)
+        .join(format!("{}-{task}", stage.as_str()))
 }
 
 fn shard_dir(work: &Path, shard: usize) -> PathBuf {
@@ -282,7 +283,10 @@ pub fn run_task(work: &Path, stage: Stage, task: usize) -> Result<TaskOutcome> {
     if task >= tasks {
         return Err(Error::setting(
             "task",
-            format!("stage {} has {tasks} tasks, numbered from 0", stage.as_str()),
+            format!(
+                "stage {} has {tasks} tasks, numbered from 0",
+                stage.as_str()
+            ),
         ));
     }
     let done = marker(work, stage, task);
@@ -512,7 +516,10 @@ fn merge_sites_task(work: &Path, plan: &Plan) -> Result<()> {
             if !raw.contains_key(key) {
                 return Err(Error::bad_input(
                     work.display().to_string(),
-                    format!("the page of unit {} record {} was picked for its site's model but no shard kept it", key.0, key.1),
+                    format!(
+                        "the page of unit {} record {} was picked for its site's model but no shard kept it",
+                        key.0, key.1
+                    ),
                 ));
             }
             let learner = match learners.entry(host.clone()) {
@@ -869,8 +876,10 @@ fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
     let bands = std::mem::take(&mut cols.bands);
     write_table(&dir.join(PAGES), &cols.into_columns())?;
     for part in 0..plan.shards {
-        let rows: Vec<&(usize, u64, u64)> =
-            bands.iter().filter(|(b, _, _)| b % plan.shards == part).collect();
+        let rows: Vec<&(usize, u64, u64)> = bands
+            .iter()
+            .filter(|(b, _, _)| b % plan.shards == part)
+            .collect();
         write_table(
             &bands_file(&dir, part),
             &[
@@ -945,10 +954,10 @@ impl PageColumns {
             origin: page.origin,
             fingerprints: page.fingerprints,
         };
-        self.record_json.push(Some(
-            serde_json::to_string(&record)
-                .map_err(|e| Error::bad_input(url.to_string(), e.to_string()))?,
-        ));
+        self.record_json
+            .push(Some(serde_json::to_string(&record).map_err(|e| {
+                Error::bad_input(url.to_string(), e.to_string())
+            })?));
         Ok(())
     }
 
@@ -1117,7 +1126,7 @@ fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
         }
     }
     for list in pairs.values_mut() {
-        list.sort_by(|a, b| a.0.cmp(&b.0));
+        list.sort_by_key(|a| a.0);
         list.dedup_by_key(|p| p.0);
     }
     let url_of: HashMap<u64, &str> = pages.iter().map(|p| (p.seq, p.url.as_str())).collect();
@@ -1296,41 +1305,35 @@ struct SeqOf {
 fn merge_lines<K: Ord + Copy + 'static, T: for<'de> Deserialize<'de> + 'static>(
     parts: &[PathBuf],
     path: &Path,
-    key: impl Fn(&T) -> K,
+    key: fn(&T) -> K,
     line_of: impl Fn(&str, T) -> std::io::Result<Vec<u8>>,
 ) -> Result<()> {
-    let mut streams: Vec<Box<dyn Iterator<Item = Result<(K, String, T)>>>> = Vec::new();
+    let mut streams: Vec<KeyedLines<K, T>> = Vec::new();
     for part in parts {
         let file = File::open(part).map_err(|e| Error::io(part, e))?;
         let part = part.clone();
-        let key = &key;
-        let lines: Vec<Result<(K, String, T)>> = BufReader::new(file)
-            .lines()
-            .map(|line| {
-                let line = line.map_err(|e| Error::io(&part, e))?;
-                let value: T = serde_json::from_str(&line)
-                    .map_err(|e| Error::bad_input(part.display().to_string(), e.to_string()))?;
-                Ok((key(&value), line, value))
-            })
-            .collect();
-        streams.push(Box::new(lines.into_iter()));
+        streams.push(Box::new(BufReader::new(file).lines().map(move |line| {
+            let line = line.map_err(|e| Error::io(&part, e))?;
+            let value: T = serde_json::from_str(&line)
+                .map_err(|e| Error::bad_input(part.display().to_string(), e.to_string()))?;
+            Ok((key(&value), line, value))
+        })));
     }
-    let mut merged: Vec<Vec<u8>> = Vec::new();
-    merge_sorted(
-        streams,
-        |item: &(K, String, T)| item.0,
-        |(_, line, value)| {
-            merged.push(line_of(&line, value).map_err(|e| Error::io(path, e))?);
-            Ok(())
-        },
-    )?;
     crate::output::write_atomically(path, |w| {
-        for line in &merged {
-            w.write_all(line)?;
-        }
-        Ok(())
+        merge_sorted(
+            streams,
+            |item: &(K, String, T)| item.0,
+            |(_, line, value)| {
+                w.write_all(&line_of(&line, value).map_err(|e| Error::io(path, e))?)
+                    .map_err(|e| Error::io(path, e))
+            },
+        )
+        .map_err(std::io::Error::other)
     })
 }
+
+/// Lines of a JSON Lines file, each with its key and value.
+type KeyedLines<K, T> = Box<dyn Iterator<Item = Result<(K, String, T)>>>;
 
 /// Stage `merge`: the output folder of one process.
 fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
@@ -1343,13 +1346,19 @@ fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
         .collect();
     let same_line = |line: &str, _| Ok(format!("{line}\n").into_bytes());
     merge_lines(
-        &shard_outs.iter().map(|d| d.join(DOCVIEWS)).collect::<Vec<_>>(),
+        &shard_outs
+            .iter()
+            .map(|d| d.join(DOCVIEWS))
+            .collect::<Vec<_>>(),
         &out.join(DOCVIEWS),
         |r: &SeqOf| r.seq,
         same_line,
     )?;
     merge_lines(
-        &shard_outs.iter().map(|d| d.join(REPLICAS)).collect::<Vec<_>>(),
+        &shard_outs
+            .iter()
+            .map(|d| d.join(REPLICAS))
+            .collect::<Vec<_>>(),
         &out.join(REPLICAS),
         |r: &SeqOf| r.seq,
         same_line,

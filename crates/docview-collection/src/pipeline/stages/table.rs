@@ -101,10 +101,16 @@ pub fn write_table(path: &Path, columns: &[Column]) -> Result<()> {
     let mut fields = String::new();
     for c in columns {
         if c.values.len() != rows {
-            return Err(parquet_error(path, format!("column {} is not {rows} long", c.name)));
+            return Err(parquet_error(
+                path,
+                format!("column {} is not {rows} long", c.name),
+            ));
         }
         if !c.optional && c.values.has_none() {
-            return Err(parquet_error(path, format!("column {} misses values", c.name)));
+            return Err(parquet_error(
+                path,
+                format!("column {} misses values", c.name),
+            ));
         }
         let repetition = if c.optional { "OPTIONAL" } else { "REQUIRED" };
         let kind = match c.values {
@@ -161,16 +167,22 @@ pub fn write_table(path: &Path, columns: &[Column]) -> Result<()> {
                         .map_err(io)?;
                 }
                 Values::Text(v) => {
-                    let values: Vec<ByteArray> =
-                        v.iter().flatten().map(|s| ByteArray::from(s.as_str())).collect();
+                    let values: Vec<ByteArray> = v
+                        .iter()
+                        .flatten()
+                        .map(|s| ByteArray::from(s.as_str()))
+                        .collect();
                     column
                         .typed::<ByteArrayType>()
                         .write_batch(&values, levels, None)
                         .map_err(io)?;
                 }
                 Values::Bytes(v) => {
-                    let values: Vec<ByteArray> =
-                        v.iter().flatten().map(|b| ByteArray::from(b.clone())).collect();
+                    let values: Vec<ByteArray> = v
+                        .iter()
+                        .flatten()
+                        .map(|b| ByteArray::from(b.clone()))
+                        .collect();
                     column
                         .typed::<ByteArrayType>()
                         .write_batch(&values, levels, None)
@@ -238,13 +250,13 @@ pub fn read_table(path: &Path) -> Result<Vec<Row>> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     let reader = SerializedFileReader::new(file).map_err(|e| parquet_error(path, e))?;
     let mut rows = Vec::new();
-    for row in reader.get_row_iter(None).map_err(|e| parquet_error(path, e))? {
+    for row in reader
+        .get_row_iter(None)
+        .map_err(|e| parquet_error(path, e))?
+    {
         let row = row.map_err(|e| parquet_error(path, e))?;
         rows.push(Row {
-            fields: row
-                .into_columns()
-                .into_iter()
-                .collect(),
+            fields: row.into_columns().into_iter().collect(),
         });
     }
     Ok(rows)
