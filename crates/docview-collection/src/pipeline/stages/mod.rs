@@ -58,7 +58,7 @@ use crate::replica::{
 use crate::stats::{CollectionStats, StatsBuilder};
 use crate::text::Analyzer;
 use crate::{Error, Result};
-use table::{Column, Row, Values, read_table, write_table};
+use table::{Column, Row, TableWriter, Values, read_table, rows, write_table};
 
 /// The plan file of a work folder.
 pub const PLAN_FILE: &str = "plan.json";
@@ -68,6 +68,8 @@ pub const PLAN_VERSION: u32 = 1;
 const DONE_DIR: &str = "done";
 /// Pages per batch handed to the workers of a task.
 const BATCH: usize = 64;
+/// Pages per row group of `pages.parquet`: what a task holds of them at once.
+const ROW_GROUP: usize = 1024;
 
 /// A sharded run: its settings and inputs, and how many shards share them.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -792,6 +794,8 @@ fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
     let mut events = read_spill(&dir, 0)?.zip(keys);
     let mut skipped: Vec<KeyedSkip> = Vec::new();
     let mut cols = PageColumns::default();
+    let mut bands: Vec<(usize, u64, u64)> = Vec::new();
+    let mut table = TableWriter::create(&dir.join(PAGES))?;
     let mut page_in_unit: HashMap<usize, u64> = HashMap::new();
     loop {
         let mut batch = Vec::with_capacity(BATCH);
@@ -863,6 +867,10 @@ fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
                 }
             }
         }
+        if cols.seq.len() >= ROW_GROUP {
+            bands.append(&mut cols.bands);
+            table.write(&std::mem::take(&mut cols).into_columns())?;
+        }
     }
     skipped.sort_by_key(|s| s.key);
     let skipped_path = dir.join(SKIPPED_EVENTS);
@@ -873,8 +881,8 @@ fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
         }
         Ok(())
     })?;
-    let bands = std::mem::take(&mut cols.bands);
-    write_table(&dir.join(PAGES), &cols.into_columns())?;
+    bands.append(&mut cols.bands);
+    table.finish(&cols.into_columns())?;
     for part in 0..plan.shards {
         let rows: Vec<&(usize, u64, u64)> = bands
             .iter()
@@ -1044,7 +1052,8 @@ fn pairs_task(work: &Path, plan: &Plan, part: usize) -> Result<()> {
     if !wanted.is_empty() {
         for shard in 0..plan.shards {
             let path = shard_dir(work, shard).join(PAGES);
-            for row in read_table(&path)? {
+            for row in rows(&path, Some(&["seq", "minhash"]))? {
+                let row = row?;
                 let seq = int_of(&row, "seq", &path)? as u64;
                 if wanted.binary_search(&seq).is_ok()
                     && let Some(bytes) = row.bytes("minhash")
@@ -1055,6 +1064,9 @@ fn pairs_task(work: &Path, plan: &Plan, part: usize) -> Result<()> {
         }
     }
     let mut pairs: BTreeMap<(u64, u64), f32> = BTreeMap::new();
+    let mut distinct = candidates.iter().map(|c| (c.0, c.1)).collect::<Vec<_>>();
+    distinct.sort_unstable();
+    distinct.dedup();
     for (later, earlier, band) in candidates {
         if pairs.contains_key(&(later, earlier)) {
             continue;
@@ -1070,6 +1082,14 @@ fn pairs_task(work: &Path, plan: &Plan, part: usize) -> Result<()> {
             pairs.insert((later, earlier), j);
         }
     }
+    crate::output::write_json_atomically(
+        &work.join(format!("pairs-{part}.json")),
+        &serde_json::json!({
+            "band_keys": keys.len(),
+            "candidate_pairs": distinct.len(),
+            "confirmed_pairs": pairs.len(),
+        }),
+    )?;
     write_table(
         &pairs_file(work, part),
         &[
@@ -1099,7 +1119,9 @@ fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
     let mut pages: Vec<Fingerprinted> = Vec::new();
     for shard in 0..plan.shards {
         let path = shard_dir(work, shard).join(PAGES);
-        for row in read_table(&path)? {
+        let columns = ["seq", "url", "unreadable", "exact", "keyword", "minhash"];
+        for row in rows(&path, Some(&columns))? {
+            let row = row?;
             if row.text("unreadable").is_some() {
                 continue;
             }
@@ -1219,7 +1241,6 @@ fn finalise_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
         list.sort();
     }
     let pages_path = dir.join(PAGES);
-    let rows = read_table(&pages_path)?;
     let out = dir.join("out");
     if out.exists() {
         std::fs::remove_dir_all(&out).map_err(|e| Error::io(&out, e))?;
@@ -1234,7 +1255,8 @@ fn finalise_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
         File::create(out.join(REPLICAS)).map_err(|e| Error::io(out.join(REPLICAS), e))?,
     );
     let mut buf = Vec::new();
-    for row in rows {
+    for row in rows(&pages_path, None)? {
+        let row = row?;
         counters.pages_read += 1;
         counters.html_bytes += int_of(&row, "html_bytes", &pages_path)? as u64;
         if row.text("unreadable").is_some() {

@@ -13,7 +13,9 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::record::Field;
+use parquet::record::reader::RowIter;
 use parquet::schema::parser::parse_message_type;
+use parquet::schema::types::Type;
 
 use crate::{Error, Result};
 
@@ -97,6 +99,12 @@ fn parquet_error(path: &Path, e: impl std::fmt::Display) -> Error {
 /// Writes `columns` (all of one length) as the Parquet file `path`, atomically: a reader sees
 /// the whole table or the file as it was.
 pub fn write_table(path: &Path, columns: &[Column]) -> Result<()> {
+    TableWriter::create(path)?.finish(columns)
+}
+
+/// The Parquet schema of `columns`, checked: all of one length, no missing value in a required
+/// column.
+fn schema_of(path: &Path, columns: &[Column]) -> Result<Arc<parquet::schema::types::Type>> {
     let rows = columns.first().map_or(0, |c| c.values.len());
     let mut fields = String::new();
     for c in columns {
@@ -113,36 +121,75 @@ pub fn write_table(path: &Path, columns: &[Column]) -> Result<()> {
             ));
         }
         let repetition = if c.optional { "OPTIONAL" } else { "REQUIRED" };
-        let kind = match c.values {
-            Values::Int(_) => "INT64",
-            Values::Float(_) => "FLOAT",
-            Values::Text(_) => "BYTE_ARRAY",
-            Values::Bytes(_) => "BYTE_ARRAY",
-        };
-        let logical = if matches!(c.values, Values::Text(_)) {
-            " (UTF8)"
-        } else {
-            ""
+        let (kind, logical) = match c.values {
+            Values::Int(_) => ("INT64", ""),
+            Values::Float(_) => ("FLOAT", ""),
+            Values::Text(_) => ("BYTE_ARRAY", " (UTF8)"),
+            Values::Bytes(_) => ("BYTE_ARRAY", ""),
         };
         fields.push_str(&format!("{repetition} {kind} {}{logical}; ", c.name));
     }
-    let schema = Arc::new(
+    Ok(Arc::new(
         parse_message_type(&format!("message docview {{ {fields}}}"))
             .map_err(|e| parquet_error(path, e))?,
-    );
-    let props = Arc::new(
-        WriterProperties::builder()
-            .set_compression(Compression::SNAPPY)
-            .set_created_by(format!("docview {}", env!("CARGO_PKG_VERSION")))
-            .build(),
-    );
-    crate::output::write_atomically(path, |out| {
-        let io = |e: parquet::errors::ParquetError| std::io::Error::other(e.to_string());
-        let mut writer = SerializedFileWriter::new(out, schema, props).map_err(io)?;
-        let mut group = writer.next_row_group().map_err(io)?;
+    ))
+}
+
+/// A Parquet file written one row group at a time (so a task never holds all its rows), into a
+/// temporary file that replaces `path` at [`TableWriter::finish`].
+pub struct TableWriter {
+    path: std::path::PathBuf,
+    tmp: tempfile::NamedTempFile,
+    writer: Option<SerializedFileWriter<std::io::BufWriter<File>>>,
+}
+
+impl TableWriter {
+    /// Starts the file `path`.
+    pub fn create(path: &Path) -> Result<TableWriter> {
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let tmp = crate::output::temp_file(dir).map_err(|e| Error::io(dir, e))?;
+        Ok(TableWriter {
+            path: path.to_path_buf(),
+            tmp,
+            writer: None,
+        })
+    }
+
+    /// Writes `columns` as the next row group (the first one fixes the schema).
+    pub fn write(&mut self, columns: &[Column]) -> Result<()> {
+        let path = self.path.clone();
+        let err = |e: parquet::errors::ParquetError| parquet_error(&path, e);
+        if self.writer.is_none() {
+            let schema = schema_of(&path, columns)?;
+            let props = Arc::new(
+                WriterProperties::builder()
+                    .set_compression(Compression::SNAPPY)
+                    .set_created_by(format!("docview {}", env!("CARGO_PKG_VERSION")))
+                    .build(),
+            );
+            let file = self
+                .tmp
+                .reopen()
+                .map_err(|e| Error::io(self.tmp.path(), e))?;
+            self.writer = Some(
+                SerializedFileWriter::new(std::io::BufWriter::new(file), schema, props)
+                    .map_err(err)?,
+            );
+        } else {
+            schema_of(&path, columns)?;
+        }
+        let Some(writer) = self.writer.as_mut() else {
+            return Ok(());
+        };
+        let mut group = writer.next_row_group().map_err(err)?;
         let mut i = 0;
-        while let Some(mut column) = group.next_column().map_err(io)? {
-            let c = &columns[i];
+        while let Some(mut column) = group.next_column().map_err(err)? {
+            let Some(c) = columns.get(i) else {
+                return Err(parquet_error(&path, "fewer columns than the schema"));
+            };
             i += 1;
             let levels: Vec<i16> = match &c.values {
                 Values::Int(v) => v.iter().map(|x| i16::from(x.is_some())).collect(),
@@ -157,14 +204,14 @@ pub fn write_table(path: &Path, columns: &[Column]) -> Result<()> {
                     column
                         .typed::<Int64Type>()
                         .write_batch(&values, levels, None)
-                        .map_err(io)?;
+                        .map_err(err)?;
                 }
                 Values::Float(v) => {
                     let values: Vec<f32> = v.iter().flatten().copied().collect();
                     column
                         .typed::<FloatType>()
                         .write_batch(&values, levels, None)
-                        .map_err(io)?;
+                        .map_err(err)?;
                 }
                 Values::Text(v) => {
                     let values: Vec<ByteArray> = v
@@ -175,7 +222,7 @@ pub fn write_table(path: &Path, columns: &[Column]) -> Result<()> {
                     column
                         .typed::<ByteArrayType>()
                         .write_batch(&values, levels, None)
-                        .map_err(io)?;
+                        .map_err(err)?;
                 }
                 Values::Bytes(v) => {
                     let values: Vec<ByteArray> = v
@@ -186,15 +233,35 @@ pub fn write_table(path: &Path, columns: &[Column]) -> Result<()> {
                     column
                         .typed::<ByteArrayType>()
                         .write_batch(&values, levels, None)
-                        .map_err(io)?;
+                        .map_err(err)?;
                 }
             }
-            column.close().map_err(io)?;
+            column.close().map_err(err)?;
         }
-        group.close().map_err(io)?;
-        writer.close().map_err(io)?;
+        group.close().map_err(err)?;
         Ok(())
-    })
+    }
+
+    /// Writes `last` (when it has rows, or when nothing was written yet: an empty table still
+    /// has its schema), closes the file and puts it in place.
+    pub fn finish(mut self, last: &[Column]) -> Result<()> {
+        let rows = last.first().map_or(0, |c| c.values.len());
+        if rows > 0 || self.writer.is_none() {
+            self.write(last)?;
+        }
+        let path = self.path.clone();
+        if let Some(writer) = self.writer.take() {
+            let out = writer.into_inner().map_err(|e| parquet_error(&path, e))?;
+            out.into_inner()
+                .map_err(|e| Error::io(&path, e.into_error()))?
+                .sync_all()
+                .map_err(|e| Error::io(&path, e))?;
+        }
+        self.tmp
+            .persist(&path)
+            .map_err(|e| Error::io(&path, e.error))?;
+        Ok(())
+    }
 }
 
 /// One row read back: its fields by column name.
@@ -245,21 +312,47 @@ impl Row {
     }
 }
 
-/// Every row of the Parquet file `path`, in order.
-pub fn read_table(path: &Path) -> Result<Vec<Row>> {
+/// The rows of the Parquet file `path`, in order, as a stream; with `columns`, only those
+/// columns are read.
+pub fn rows(
+    path: &Path,
+    columns: Option<&[&str]>,
+) -> Result<impl Iterator<Item = Result<Row>> + use<>> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     let reader = SerializedFileReader::new(file).map_err(|e| parquet_error(path, e))?;
-    let mut rows = Vec::new();
-    for row in reader
-        .get_row_iter(None)
-        .map_err(|e| parquet_error(path, e))?
-    {
-        let row = row.map_err(|e| parquet_error(path, e))?;
-        rows.push(Row {
-            fields: row.into_columns().into_iter().collect(),
-        });
-    }
-    Ok(rows)
+    let projection = match columns {
+        None => None,
+        Some(names) => {
+            let schema = reader.metadata().file_metadata().schema();
+            let fields: Vec<Arc<Type>> = schema
+                .get_fields()
+                .iter()
+                .filter(|f| names.contains(&f.name()))
+                .cloned()
+                .collect();
+            Some(
+                Type::group_type_builder(schema.name())
+                    .with_fields(fields)
+                    .build()
+                    .map_err(|e| parquet_error(path, e))?,
+            )
+        }
+    };
+    let rows = RowIter::from_file_into(Box::new(reader))
+        .project(projection)
+        .map_err(|e| parquet_error(path, e))?;
+    let path = path.to_path_buf();
+    Ok(rows.map(move |row| {
+        let row = row.map_err(|e| parquet_error(&path, e))?;
+        Ok(Row {
+            fields: row.into_columns(),
+        })
+    }))
+}
+
+/// Every row of the Parquet file `path`, in order.
+pub fn read_table(path: &Path) -> Result<Vec<Row>> {
+    rows(path, None)?.collect()
 }
 
 #[cfg(test)]
@@ -300,5 +393,40 @@ mod tests {
         );
         assert!(bad.is_err());
         assert!(!dir.path().join("bad.parquet").exists());
+    }
+
+    #[test]
+    fn row_groups_stream_in_and_columns_project_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("groups.parquet");
+        let group = |from: i64| {
+            vec![
+                Column::int("seq", from..from + 3),
+                Column::text("url", (from..from + 3).map(|i| format!("u{i}"))),
+            ]
+        };
+        let mut writer = TableWriter::create(&path).unwrap();
+        writer.write(&group(0)).unwrap();
+        assert!(!path.exists(), "nothing in place before finish");
+        writer.write(&group(3)).unwrap();
+        writer.finish(&group(6)).unwrap();
+        let seqs: Vec<Option<i64>> = rows(&path, Some(&["seq"]))
+            .unwrap()
+            .map(|r| r.unwrap().int("seq"))
+            .collect();
+        assert_eq!(seqs, (0..9).map(Some).collect::<Vec<_>>());
+        let projected = rows(&path, Some(&["seq"]))
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        assert_eq!(projected.text("url"), None, "not read");
+        // An empty table keeps its schema.
+        let empty = dir.path().join("empty.parquet");
+        TableWriter::create(&empty)
+            .unwrap()
+            .finish(&[Column::int("seq", [])])
+            .unwrap();
+        assert_eq!(read_table(&empty).unwrap().len(), 0);
     }
 }
