@@ -34,9 +34,10 @@ pages=$(wc -l < "$TMP/one/docviews.jsonl")
 pages=$((pages + $(wc -l < "$TMP/one/replicas.jsonl")))
 echo "pages: $pages"
 for pat in 'shard-*/pages.parquet' 'shard-*/bands-*.parquet' 'shard-*/stat-rows.jsonl' 'shard-*/counts.json' 'pairs-*.parquet' 'decisions.parquet' 'shard-*/pages.spill.jsonl' 'shard-*/site-*'; do
-  bytes=$(cat $W/$pat 2>/dev/null | wc -c)
+  bytes=$( (cat $W/$pat 2>/dev/null || true) | wc -c)
   echo "$pat: $bytes bytes, $((bytes / pages)) per page"
 done
-cat "$W"/pairs-*.json; echo
-grep -E "^(resolve|merge) " "$W/times.txt"
+cat "$W"/pairs-*.json || true
+echo
+grep -E "^(stats|pages|resolve|finalise|merge) " "$W/times.txt" || true
 du -sb "$TMP/out1" | awk '{print "output: " $1 " bytes"}'

@@ -307,8 +307,9 @@ impl ReplicaDetector {
     }
 
     /// [`ReplicaDetector::check`] for a detector of confirmed pairs: `pairs` are the earlier
-    /// pages whose signatures share a band with this page's, with their estimated Jaccard.
-    /// Gives the same verdicts as `check` over the same pages in the same order.
+    /// pages whose signatures share a band with this page's, with their estimated Jaccard (so
+    /// `fingerprints` need not hold the signature). Gives the same verdicts as `check` over the
+    /// same pages in the same order.
     pub fn check_pairs(
         &mut self,
         seq: u64,
@@ -319,7 +320,6 @@ impl ReplicaDetector {
             return Some(found);
         }
         if self.detection == Detection::MinHash
-            && fingerprints.minhash.is_some()
             && let Some((kept, threshold)) = &self.kept
             && let Some((of, j)) = minhash::best_match(
                 pairs.iter().copied().filter(|(of, _)| kept.contains(of)),

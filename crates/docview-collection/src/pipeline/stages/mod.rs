@@ -1119,7 +1119,8 @@ fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
     let mut pages: Vec<Fingerprinted> = Vec::new();
     for shard in 0..plan.shards {
         let path = shard_dir(work, shard).join(PAGES);
-        let columns = ["seq", "url", "unreadable", "exact", "keyword", "minhash"];
+        // Not the signatures: the pairs stage has compared them already.
+        let columns = ["seq", "url", "unreadable", "exact", "keyword"];
         for row in rows(&path, Some(&columns))? {
             let row = row?;
             if row.text("unreadable").is_some() {
@@ -1131,7 +1132,7 @@ fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
                 fingerprints: Fingerprints {
                     exact: fingerprint_of(row.text("exact")),
                     keyword: fingerprint_of(row.text("keyword")),
-                    minhash: row.bytes("minhash").map(|b| signature_of(&b)),
+                    minhash: None,
                 },
             });
         }
