@@ -107,7 +107,8 @@ enum StagesCommand {
     Run(StagesRunArgs),
     /// Run every stage of a planned work folder with a local pool of processes (each task a
     /// `docview stages run`), stage after stage; finished tasks are skipped, so a run stopped
-    /// at any point continues where it was.
+    /// at any point continues where it was. Each task uses the plan's --threads (0: every
+    /// core): plan with --threads 1 to run one task per core.
     Pool(StagesPoolArgs),
     /// The stages of a planned work folder in run order, each with its number of tasks (one
     /// line each, or --json), for an engine that schedules them (scripts/spark_stages.py).

@@ -410,10 +410,11 @@ fn sites_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
                 continue;
             };
             let key = (unit_no, record as u64);
-            if sampler.offer(&page.url).is_some() {
-                picked.push(key, page.clone());
+            let url = page.url.clone();
+            if sampler.offer(&url).is_some() {
+                picked.push(key, page);
             }
-            offered.push(SitePage { key, url: page.url });
+            offered.push(SitePage { key, url });
         }
     }
     let path = dir.join(SITE_PAGES);
