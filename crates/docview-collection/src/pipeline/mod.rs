@@ -54,7 +54,7 @@ pub use summary::human_bytes;
 
 use sink::Sink;
 pub use sites::{
-    SITE_SAMPLE_BUDGET, SITE_SAMPLE_PAGES, SiteModelFigures, SiteModels, SiteSampler,
+    SITE_SAMPLE_BUDGET, SITE_SAMPLE_PAGES, SiteLearners, SiteModelFigures, SiteModels, SiteSampler,
     learn_site_models, sample_tree,
 };
 use spill::{CleanedPage, Event, PageWork, SPILL_FILE, SpillWriter, read_spill};
@@ -67,7 +67,7 @@ pub const STATS_FILE: &str = "stats.json";
 pub const SUMMARY_FILE: &str = "summary.json";
 
 /// The counted reason of a malformed input record.
-const MALFORMED: &str = "malformed record";
+pub const MALFORMED: &str = "malformed record";
 /// Malformed records told on standard error, each with its offset; the rest are only counted
 /// (all are in `skipped.jsonl`).
 const MALFORMED_NOTES: u64 = 20;
@@ -748,36 +748,21 @@ fn run_ingest(
         // pages around it, whatever the batch size.
         let mut order: Vec<Option<SkippedLine>> = Vec::with_capacity(batch.events.len());
         let mut numbered: Vec<(u64, PageWork)> = Vec::new();
+        let mut malformed = counters.skipped.get(MALFORMED).copied().unwrap_or(0);
         for event in batch.events {
-            match event {
-                Event::Page(page) => {
+            if let Event::Malformed { origin, message } = &event {
+                if malformed < MALFORMED_NOTES {
+                    progress.note(&format!("{origin}: {message} (skipped)"));
+                }
+                malformed += 1;
+            }
+            match event.into_page() {
+                Ok(page) => {
                     numbered.push((next_seq, page));
                     next_seq += 1;
                     order.push(None);
                 }
-                Event::Skipped {
-                    origin,
-                    label,
-                    detail,
-                } => order.push(Some(SkippedLine {
-                    origin,
-                    detail: if detail == label {
-                        String::new()
-                    } else {
-                        detail
-                    },
-                    reason: label,
-                })),
-                Event::Malformed { origin, message } => {
-                    if counters.skipped.get(MALFORMED).copied().unwrap_or(0) < MALFORMED_NOTES {
-                        progress.note(&format!("{origin}: {message} (skipped)"));
-                    }
-                    order.push(Some(SkippedLine {
-                        origin,
-                        reason: MALFORMED.to_string(),
-                        detail: message,
-                    }));
-                }
+                Err(line) => order.push(Some(line)),
             }
         }
         counters.pages_read += numbered.len() as u64;

@@ -105,21 +105,17 @@ impl SiteSampler {
         }
     }
 
-    /// The site models of `learners` (by host, each fed its picked pages in input order), with
+    /// The site models of `learners` (each host's fed its picked pages in input order), with
     /// what they cover.
-    pub fn finish(
-        self,
-        cleaner: &str,
-        learners: BTreeMap<String, Box<dyn SiteLearner>>,
-    ) -> SiteModels {
+    pub fn finish(self, learners: SiteLearners<'_>) -> SiteModels {
         let mut figures = SiteModelFigures {
-            cleaner: cleaner.to_string(),
+            cleaner: learners.cleaner.name().to_string(),
             hosts: self.hosts.len() as u64,
             pages_sampled: self.sampled_total,
             ..SiteModelFigures::default()
         };
         let mut models = BTreeMap::new();
-        for (host, learner) in learners {
+        for (host, learner) in learners.learners {
             if let Some(model) = learner.finish() {
                 figures.hosts_with_model += 1;
                 figures.pages_with_model += self.hosts.get(&host).map_or(0, |h| h.pages);
@@ -130,6 +126,37 @@ impl SiteSampler {
         SiteModels {
             models,
             figures: Some(figures),
+        }
+    }
+}
+
+/// The site learners of a run, one per host, each created when its host's first page is picked.
+pub struct SiteLearners<'a> {
+    cleaner: &'a dyn Cleaner,
+    learners: BTreeMap<String, Box<dyn SiteLearner>>,
+}
+
+impl<'a> SiteLearners<'a> {
+    /// No learner yet; `cleaner` makes them.
+    pub fn new(cleaner: &'a dyn Cleaner) -> Self {
+        SiteLearners {
+            cleaner,
+            learners: BTreeMap::new(),
+        }
+    }
+
+    /// Learns a picked page of `host` (its tag tree; `None` when it could not be parsed, which
+    /// still gives the host its learner).
+    pub fn add(&mut self, host: String, tree: Option<&TagTree>) {
+        let learner = match self.learners.entry(host) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(e) => match self.cleaner.site_learner() {
+                Some(learner) => e.insert(learner),
+                None => return,
+            },
+        };
+        if let Some(tree) = tree {
+            learner.add(tree);
         }
     }
 }
@@ -162,7 +189,7 @@ pub fn learn_site_models(
         return Ok(SiteModels::default());
     }
     let mut sampler = SiteSampler::default();
-    let mut learners: BTreeMap<String, Box<dyn SiteLearner>> = BTreeMap::new();
+    let mut learners = SiteLearners::new(cleaner);
     stream_batches(
         move || input_events(inputs, 0),
         |p: &RawPage| p.bytes.len(),
@@ -182,19 +209,10 @@ pub fn learn_site_models(
                     .collect()
             });
             for ((_, host), tree) in chosen.into_iter().zip(trees) {
-                let learner = match learners.entry(host) {
-                    std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-                    std::collections::btree_map::Entry::Vacant(e) => match cleaner.site_learner() {
-                        Some(learner) => e.insert(learner),
-                        None => continue,
-                    },
-                };
-                if let Some(tree) = tree {
-                    learner.add(&tree);
-                }
+                learners.add(host, tree.as_ref());
             }
             Ok(())
         },
     )?;
-    Ok(sampler.finish(cleaner.name(), learners))
+    Ok(sampler.finish(learners))
 }

@@ -90,6 +90,32 @@ impl<P> Event<P> {
         }
     }
 
+    /// Its page, or the line `skipped.jsonl` gives a record that is no page (a malformed one
+    /// counted as [`MALFORMED`](super::MALFORMED), its message the detail).
+    pub fn into_page(self) -> std::result::Result<P, super::SkippedLine> {
+        match self {
+            Event::Page(p) => Ok(p),
+            Event::Skipped {
+                origin,
+                label,
+                detail,
+            } => Err(super::SkippedLine {
+                origin,
+                detail: if detail == label {
+                    String::new()
+                } else {
+                    detail
+                },
+                reason: label,
+            }),
+            Event::Malformed { origin, message } => Err(super::SkippedLine {
+                origin,
+                reason: super::MALFORMED.to_string(),
+                detail: message,
+            }),
+        }
+    }
+
     /// The same event with its page mapped by `page`.
     pub fn map<Q>(self, page: impl FnOnce(P) -> Q) -> Event<Q> {
         match self {

@@ -41,12 +41,12 @@ use super::process::{Worker, clean_page, integrate_page, page_features};
 use super::sink::{
     DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, SKIPPED, SkippedLine, index_docview, write_line,
 };
-use super::sites::{SiteSampler, sample_tree};
+use super::sites::{SiteLearners, SiteSampler, sample_tree};
 use super::spill::{CleanedPage, Event, SpillWriter, read_spill};
 use super::state::{Counters, RunState, Status};
 use super::{
-    IngestOptions, MALFORMED, STATE_FILE, STATS_FILE, SUMMARY_FILE, SiteModels,
-    SiteTemplateFigures, Summary, prepare_out_dir,
+    IngestOptions, STATE_FILE, STATS_FILE, SUMMARY_FILE, SiteModels, SiteTemplateFigures, Summary,
+    prepare_out_dir,
 };
 use crate::clean::cleaner_with_model;
 use crate::index::{IndexSet, index_stats, merge_index_sets};
@@ -507,7 +507,7 @@ fn merge_sites_task(work: &Path, plan: &Plan) -> Result<()> {
     }
     let pool = pool(&plan.options)?;
     let limits = plan.options.limits;
-    let mut learners: BTreeMap<String, Box<dyn crate::clean::SiteLearner>> = BTreeMap::new();
+    let mut learners = SiteLearners::new(cleaner.as_ref());
     for batch in chosen.chunks(BATCH) {
         let trees: Vec<Option<crate::page::TagTree>> = pool.install(|| {
             batch
@@ -525,19 +525,10 @@ fn merge_sites_task(work: &Path, plan: &Plan) -> Result<()> {
                     ),
                 ));
             }
-            let learner = match learners.entry(host.clone()) {
-                std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::btree_map::Entry::Vacant(e) => match cleaner.site_learner() {
-                    Some(learner) => e.insert(learner),
-                    None => continue,
-                },
-            };
-            if let Some(tree) = tree {
-                learner.add(&tree);
-            }
+            learners.add(host.clone(), tree.as_ref());
         }
     }
-    let models = sampler.finish(cleaner.name(), learners);
+    let models = sampler.finish(learners);
     crate::output::write_json_atomically(&work.join(SITES_FILE), &models)
 }
 
@@ -808,37 +799,14 @@ fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
         }
         let mut work_items = Vec::new();
         for (event, key) in batch {
-            match event {
-                Event::Page(page) => {
+            match event.into_page() {
+                Ok(page) => {
                     let n = page_in_unit.entry(key.0).or_insert(0);
                     let seq = first_seq[key.0] + *n;
                     *n += 1;
                     work_items.push((key, seq, page));
                 }
-                Event::Skipped {
-                    origin,
-                    label,
-                    detail,
-                } => skipped.push(KeyedSkip {
-                    key,
-                    line: SkippedLine {
-                        origin,
-                        detail: if detail == label {
-                            String::new()
-                        } else {
-                            detail
-                        },
-                        reason: label,
-                    },
-                }),
-                Event::Malformed { origin, message } => skipped.push(KeyedSkip {
-                    key,
-                    line: SkippedLine {
-                        origin,
-                        reason: MALFORMED.to_string(),
-                        detail: message,
-                    },
-                }),
+                Err(line) => skipped.push(KeyedSkip { key, line }),
             }
         }
         let processed: Vec<_> = pool.install(|| {
