@@ -11,8 +11,8 @@ use crate::common::{CORPUS, DOCVIEW, SAMPLES};
 use docview::index::{IndexKind, index_stats, search};
 use docview::pipeline::stages::{Plan, Stage, TaskOutcome, run_stages, run_task, table};
 use docview::pipeline::{
-    DOCVIEWS, DOCVIEWS_PARQUET, IngestOptions, REPLICAS, RecordLine, ReplicaLine, SKIPPED,
-    STATS_FILE, Silent, for_each_line, ingest,
+    DOCVIEWS, DOCVIEWS_PARQUET, IngestOptions, REPLICAS, RecordLine, ReplicaLine, RunState,
+    SKIPPED, STATE_FILE, STATS_FILE, Silent, Status, for_each_line, ingest,
 };
 use docview::replica::ReplicaKind;
 
@@ -276,6 +276,18 @@ fn a_chain_of_near_copies_over_three_shards_is_decided_as_one_process_decides_it
     );
     let skipped = std::fs::read_to_string(one.join(SKIPPED)).unwrap();
     assert_eq!(skipped.lines().count(), 1, "{skipped}");
+    // A merge that stopped half-way (its marker missing, its state `running`, a file cut
+    // short) is run again from the start.
+    let many = dir.path().join("shards-3");
+    let work = many.with_extension("work");
+    std::fs::remove_file(work.join("done/merge-0")).unwrap();
+    let state_path = many.join(STATE_FILE);
+    let mut state = RunState::load(&state_path).unwrap();
+    state.status = Status::Running;
+    state.save(&state_path).unwrap();
+    std::fs::write(many.join(DOCVIEWS), "{\"cut\": ").unwrap();
+    assert_eq!(run_task(&work, Stage::Merge, 0).unwrap(), TaskOutcome::Ran);
+    assert_same(&one, &many);
 }
 
 #[test]

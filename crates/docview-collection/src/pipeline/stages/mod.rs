@@ -11,6 +11,8 @@
 //!
 //! | stage | tasks | reads | writes |
 //! |---|---|---|---|
+//! | `sites` | one per shard | the shard's units | (a site-aware cleaner only) each page's URL, and the raw pages a site sampler of the shard alone picks: a superset of what the run picks |
+//! | `merge-sites` | one | every shard's URLs and picked pages | `sites.json`: the site models, the sampler replayed in global order |
 //! | `stats` | one per shard | the shard's units | its cleaned pages (the spill of one process), each unit's events and pages, its pages' document frequencies and, in order, their titles and site-template lines |
 //! | `merge-stats` | one | every shard's counts and rows | `stats.json` (templates replayed in global order under one budget, as one process learns them) and each unit's first `seq` |
 //! | `pages` | one per shard | the shard's spill, `stats.json` | `pages.parquet` (key, URL, fingerprints, MinHash signature, the DocView record, the three index texts), the LSH band keys partitioned by band (`bands-P.parquet`), skipped inputs |
@@ -19,8 +21,10 @@
 //! | `finalise` | one per shard | the shard's pages, the decisions | the shard's kept records (`replicas` filled in), replica lines and three indexes |
 //! | `merge` | one | every shard's outputs | the output folder of one process: `docviews.jsonl`, `replicas.jsonl`, `skipped.jsonl`, `stats.json`, the three indexes (merged whole: the BM25 statistics are sums), `state.json`, `summary.json` |
 //!
-//! Each task writes its files atomically and then its completion marker (`done/STAGE-N`); a
-//! task whose marker exists is skipped, so a rerun after a crash does only what was not done.
+//! A task's files are complete when it writes its completion marker (`done/STAGE-N`), last; a
+//! task whose marker exists is skipped, and one without starts its files again, so a rerun
+//! after a crash does only what was not done. The files other tasks read are put in place
+//! atomically.
 //! Replicas are decided after all pages are known (a chain of near-copies can cross shards),
 //! and indexes are built after the decisions (merging indexes with deleted documents would
 //! shift every BM25 score).
@@ -1332,7 +1336,19 @@ fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
     let started = Instant::now();
     let options = &plan.options;
     let out = &options.out;
+    let input_bytes = Some(plan.units.iter().map(InputUnit::size).sum());
+    let settings = options.settings(input_bytes)?;
+    let state_path = out.join(STATE_FILE);
+    // A merge of this run that stopped half-way (its state says `running` with these
+    // settings) is started again; any other folder is left to `prepare_out_dir`'s rules.
+    let ours = RunState::load(&state_path)
+        .ok()
+        .is_some_and(|s| s.settings == settings && s.status == Status::Running);
+    if ours {
+        std::fs::remove_dir_all(out).map_err(|e| Error::io(out, e))?;
+    }
     prepare_out_dir(out, options.overwrite)?;
+    RunState::new(settings.clone()).save(&state_path)?;
     let shard_outs: Vec<PathBuf> = (0..plan.shards)
         .map(|s| shard_dir(work, s).join("out"))
         .collect();
@@ -1388,14 +1404,13 @@ fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
     super::for_each_line(&out.join(SKIPPED), |line: SkippedLine| {
         counters.skip(line.reason)
     })?;
-    let input_bytes = Some(plan.units.iter().map(InputUnit::size).sum());
-    let mut state = RunState::new(options.settings(input_bytes)?);
+    let mut state = RunState::new(settings);
     state.status = Status::Complete;
     state.counters = counters.clone();
     state.next_seq = counters.pages_read;
     state.elapsed_secs = started.elapsed().as_secs_f64();
     let state = state.with_note();
-    state.save(&out.join(STATE_FILE))?;
+    state.save(&state_path)?;
     let summary = Summary {
         out: out.clone(),
         counters,
