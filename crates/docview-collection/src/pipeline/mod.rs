@@ -255,7 +255,8 @@ impl IngestOptions {
             "stopwords": self.stopwords,
             "stats_file": self.stats_file.as_ref().map(|p| p.display().to_string()),
             "limits": self.limits,
-            "parquet": self.parquet,
+            // Not `parquet`: it adds a file at the end and changes no record, so a resumed
+            // run may ask for it or not.
         }))
     }
 }
