@@ -1426,9 +1426,10 @@ fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
     crate::output::write_json_atomically(&out.join(SUMMARY_FILE), &summary)
 }
 
-/// Plans `options` over `shards` shards in `work` and runs every stage there with up to
-/// `workers` tasks at once, each task a call of `run` (a child process, a thread…) that must
-/// run [`run_task`] for that stage and task. `progress` hears of each task as it ends.
+/// Runs every stage of the planned work folder `work`, stage after stage, with up to `workers`
+/// tasks at once, each task a call of `run` (a child process, a thread…) that must run
+/// [`run_task`] for that stage and task; stops after the first stage with a failed task,
+/// giving its error. `progress` hears of each task as it ends.
 pub fn run_stages(
     work: &Path,
     workers: usize,
