@@ -1352,25 +1352,15 @@ fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
     let shard_outs: Vec<PathBuf> = (0..plan.shards)
         .map(|s| shard_dir(work, s).join("out"))
         .collect();
-    let same_line = |line: &str, _| Ok(format!("{line}\n").into_bytes());
-    merge_lines(
-        &shard_outs
-            .iter()
-            .map(|d| d.join(DOCVIEWS))
-            .collect::<Vec<_>>(),
-        &out.join(DOCVIEWS),
-        |r: &SeqOf| r.seq,
-        same_line,
-    )?;
-    merge_lines(
-        &shard_outs
-            .iter()
-            .map(|d| d.join(REPLICAS))
-            .collect::<Vec<_>>(),
-        &out.join(REPLICAS),
-        |r: &SeqOf| r.seq,
-        same_line,
-    )?;
+    // Records and replica lines go out as the shards wrote them, merged by `seq`.
+    for file in [DOCVIEWS, REPLICAS] {
+        merge_lines(
+            &shard_outs.iter().map(|d| d.join(file)).collect::<Vec<_>>(),
+            &out.join(file),
+            |r: &SeqOf| r.seq,
+            |line: &str, _| Ok(format!("{line}\n").into_bytes()),
+        )?;
+    }
     merge_lines(
         &(0..plan.shards)
             .map(|s| shard_dir(work, s).join(SKIPPED_EVENTS))
