@@ -522,6 +522,14 @@ struct IngestArgs {
     /// for the second pass until the run completes).
     #[arg(long, value_name = "FILE")]
     stats: Option<PathBuf>,
+    /// An incremental crawl: the --out folder of a finished earlier run (ingest or stages),
+    /// whose kept pages this run's pages are checked against first. A page that repeats one
+    /// (exact copy or near-replica, with the same --replicas settings) is a replica of it,
+    /// named with the run in replicas.jsonl (`replica_of_run`), and is not kept or indexed
+    /// again. Repeat the flag for several runs, oldest first: each folder holds only the
+    /// pages its own run kept.
+    #[arg(long, value_name = "DIR")]
+    earlier: Vec<PathBuf>,
     /// A feature found in more than this share of the pages' topic content joins the
     /// aggressive stop-word list (collections of 50 pages or more).
     #[arg(long, value_name = "SHARE", default_value_t = StopwordParams::default().min_df_share)]
@@ -1370,6 +1378,7 @@ fn ingest_options(args: IngestArgs) -> Result<IngestOptions> {
     options.index_heap_bytes = args.index_memory.max(16) << 20;
     options.limits = args.limits.limits()?;
     options.parquet = args.parquet;
+    options.earlier = args.earlier;
     Ok(options)
 }
 

@@ -1,7 +1,8 @@
-//! docview's integration tests, one binary: the command line, ingest and its resume, compare,
-//! the replica commands, robustness on hostile pages, the fuzz targets' replay, and the
-//! corpus-wide checks and quality gates (which skip with a message when `../shared/corpus` is
-//! absent). `cargo test --release`; one module: `cargo test --release --test it resume`.
+//! docview's integration tests, one binary: the command line, ingest and its resume, incremental
+//! runs, the sharded stages, compare, the replica commands, robustness on hostile pages, the
+//! fuzz targets' replay, and the corpus-wide checks and quality gates (which skip with a message
+//! when `../shared/corpus` is absent). `cargo test --release`; one module:
+//! `cargo test --release --test it resume`.
 
 mod common;
 
@@ -10,6 +11,7 @@ mod compare;
 mod decode_corpus;
 mod eval_corpus;
 mod fuzz_replay;
+mod incremental;
 mod ingest;
 mod quality_gate;
 mod replica_gate;

@@ -23,7 +23,7 @@ fn run_all(work: &Path) {
 }
 
 /// Ingests `options` in one process into `one`, and in `shards` shards into `many`.
-fn both(options: &IngestOptions, one: &Path, many: &Path, shards: usize) {
+pub(crate) fn both(options: &IngestOptions, one: &Path, many: &Path, shards: usize) {
     let mut single = options.clone();
     single.out = one.to_path_buf();
     if !one.join(DOCVIEWS).exists() {
@@ -66,7 +66,7 @@ fn seeded_queries(out: &Path, n: usize) -> Vec<String> {
 }
 
 /// Asserts that the sharded output `many` is the single-process output `one`.
-fn assert_same(one: &Path, many: &Path) {
+pub(crate) fn assert_same(one: &Path, many: &Path) {
     for file in [DOCVIEWS, REPLICAS, SKIPPED, STATS_FILE, DOCVIEWS_PARQUET] {
         if file == DOCVIEWS_PARQUET && !one.join(file).exists() {
             continue;
@@ -155,7 +155,7 @@ fn stages_give_one_process_output_on_the_samples_at_1_2_and_3_shards() {
 }
 
 /// A text of `n` words drawn from a fixed list by a fixed sequence.
-fn words(n: usize, seed: u64) -> Vec<String> {
+pub(crate) fn words(n: usize, seed: u64) -> Vec<String> {
     const VOCAB: &[&str] = &[
         "river", "harbor", "lantern", "meadow", "copper", "signal", "winter", "garden", "bridge",
         "market", "thunder", "orchard", "canvas", "pepper", "marble", "falcon", "ribbon", "cobalt",
@@ -176,7 +176,7 @@ fn words(n: usize, seed: u64) -> Vec<String> {
 }
 
 /// `text` with the words at `at` replaced.
-fn edited(text: &[String], at: &[usize], seed: u64) -> Vec<String> {
+pub(crate) fn edited(text: &[String], at: &[usize], seed: u64) -> Vec<String> {
     let mut out = text.to_vec();
     let fresh = words(at.len(), seed);
     for (i, &k) in at.iter().enumerate() {
@@ -185,7 +185,7 @@ fn edited(text: &[String], at: &[usize], seed: u64) -> Vec<String> {
     out
 }
 
-fn page(title: &str, text: &[String]) -> String {
+pub(crate) fn page(title: &str, text: &[String]) -> String {
     let paragraphs: Vec<String> = text
         .chunks(60)
         .map(|c| format!("<p>{}.</p>", c.join(" ")))
@@ -198,7 +198,7 @@ fn page(title: &str, text: &[String]) -> String {
     )
 }
 
-fn jsonl(path: &Path, pages: &[(&str, String)]) {
+pub(crate) fn jsonl(path: &Path, pages: &[(&str, String)]) {
     let lines: Vec<String> = pages
         .iter()
         .map(|(url, html)| serde_json::json!({"url": url, "html": html}).to_string() + "\n")

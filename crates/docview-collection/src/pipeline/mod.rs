@@ -16,6 +16,7 @@
 //! every `commit_every` pages make the outputs durable together (see [`state`]); a run stopped
 //! at any point resumes from its last commit.
 
+pub mod earlier;
 mod process;
 mod sink;
 mod sites;
@@ -159,6 +160,10 @@ pub struct IngestOptions {
     /// Also write the records as `docviews.parquet` when the run completes.
     #[serde(default)]
     pub parquet: bool,
+    /// Finished runs whose kept pages this run's pages are checked against first (an
+    /// incremental crawl: see [`earlier`]).
+    #[serde(default)]
+    pub earlier: Vec<PathBuf>,
 }
 
 impl IngestOptions {
@@ -184,6 +189,7 @@ impl IngestOptions {
             index_heap_bytes: 64 << 20,
             limits: PageLimits::default(),
             parquet: false,
+            earlier: Vec::new(),
         }
     }
 
@@ -255,6 +261,7 @@ impl IngestOptions {
             "stopwords": self.stopwords,
             "stats_file": self.stats_file.as_ref().map(|p| p.display().to_string()),
             "limits": self.limits,
+            "earlier": earlier::canonical(&self.earlier),
             // Not `parquet`: it adds a file at the end and changes no record, so a resumed
             // run may ask for it or not.
         }))
@@ -568,6 +575,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let inputs = Inputs::open(&options.inputs)?;
     let input_bytes = inputs.total_bytes();
     let settings = options.settings(input_bytes)?;
+    earlier::EarlierRuns::check(options)?;
     let mut state = if options.resume {
         let state = resume_state(out, &state_path, &settings)?;
         progress.note(&format!(
@@ -719,13 +727,13 @@ fn run_ingest(
         Detection::MinHash => Some(MinHasher::new(options.minhash)?),
         Detection::Exact | Detection::Keyword => None,
     };
-    let mut sink = Sink::open(
-        out,
-        state,
-        options.detection,
-        options.minhash,
-        options.index_heap_bytes,
-    )?;
+    if !options.earlier.is_empty() {
+        progress.note(&format!(
+            "reading the kept pages of {} earlier run(s)",
+            options.earlier.len()
+        ));
+    }
+    let mut sink = Sink::open(out, state, options)?;
     let worker = Worker {
         classifier: cleaning.classifier,
         cleaner: cleaning.cleaner,

@@ -9,11 +9,13 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::IngestOptions;
+use super::earlier::EarlierRuns;
 use super::process::Processed;
 use super::state::{Counters, RunState};
 use crate::index::{IndexDoc, IndexKind, IndexSet};
 use crate::integrate::DocView;
-use crate::replica::{Detection, Fingerprints, MinHashParams, ReplicaDetector, ReplicaKind};
+use crate::replica::{Fingerprints, ReplicaDetector, ReplicaKind};
 use crate::{Error, Result};
 
 /// One line of `docviews.jsonl`: the DocView and what the run knows of the page.
@@ -41,8 +43,11 @@ pub struct ReplicaLine {
     pub origin: String,
     /// The URL of the kept page it repeats.
     pub replica_of: String,
-    /// The sequence number of that page.
+    /// The sequence number of that page (in its run).
     pub replica_of_seq: u64,
+    /// The earlier run that kept that page (its `--earlier` path), when it is not this run.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub replica_of_run: Option<String>,
     /// Exact copy or near-replica.
     pub kind: ReplicaKind,
     /// What matched: `exact_md5`, `keyword_fingerprint` or `minhash_lsh`.
@@ -84,6 +89,9 @@ pub struct Sink {
     skipped_bytes: u64,
     index: IndexSet,
     detector: ReplicaDetector,
+    /// The earlier runs' kept pages: the detector knows a page of this run by its order key,
+    /// `earlier.len() + seq`.
+    earlier: EarlierRuns,
     /// URL of each kept page by sequence number, to name it in replica lines.
     kept_urls: HashMap<u64, Box<str>>,
     line: Vec<u8>,
@@ -92,26 +100,22 @@ pub struct Sink {
 impl Sink {
     /// Opens the outputs in `dir` as `state` left them: files cut back to the committed length,
     /// index documents past the committed sequence removed, the detector (MinHash with
-    /// `minhash`, the parameters the workers use) refilled from the kept records' fingerprints.
-    pub fn open(
-        dir: &Path,
-        state: &RunState,
-        detection: Detection,
-        minhash: MinHashParams,
-        heap_bytes: usize,
-    ) -> Result<Sink> {
+    /// `minhash`, the parameters the workers use) filled with the kept pages of the earlier
+    /// runs of `options` first, then refilled from the kept records' fingerprints.
+    pub fn open(dir: &Path, state: &RunState, options: &IngestOptions) -> Result<Sink> {
         let docviews = open_at(&dir.join(DOCVIEWS), state.docviews_bytes)?;
         let replicas = open_at(&dir.join(REPLICAS), state.replicas_bytes)?;
         let skipped = open_at(&dir.join(SKIPPED), state.skipped_bytes)?;
-        let mut detector = ReplicaDetector::new(detection, minhash)?;
+        let mut detector = ReplicaDetector::new(options.detection, options.minhash)?;
+        let earlier = EarlierRuns::load(options, |key, f| detector.remember(key, f))?;
         let mut kept_urls = HashMap::new();
         if state.docviews_bytes > 0 {
             for_each_line(&dir.join(DOCVIEWS), |r: RecordLine| {
-                detector.remember(r.seq, &r.fingerprints);
+                detector.remember(earlier.len() + r.seq, &r.fingerprints);
                 kept_urls.insert(r.seq, r.docview.identifier.into_boxed_str());
             })?;
         }
-        let mut index = IndexSet::create_or_open(dir, heap_bytes, 1)?;
+        let mut index = IndexSet::create_or_open(dir, options.index_heap_bytes, 1)?;
         // Documents past the checkpoint: committed by the indexes just before a crash that
         // kept state.json from recording them (none on a fresh run).
         index.roll_back_from(state.next_seq, &commit_payload(state))?;
@@ -125,6 +129,7 @@ impl Sink {
             skipped_bytes: state.skipped_bytes,
             index,
             detector,
+            earlier,
             kept_urls,
             line: Vec::new(),
         })
@@ -133,21 +138,31 @@ impl Sink {
     /// Replica removal and output for one page, in input order.
     pub fn accept(&mut self, page: Processed, counters: &mut Counters) -> Result<()> {
         counters.html_bytes += page.html_bytes;
-        if let Some(m) = self.detector.check(page.seq, &page.fingerprints) {
+        let key = self.earlier.len() + page.seq;
+        if let Some(m) = self.detector.check(key, &page.fingerprints) {
             match m.kind {
                 ReplicaKind::Exact => counters.replicas_exact += 1,
                 ReplicaKind::Near => counters.replicas_near += 1,
             }
+            let (replica_of, replica_of_seq, replica_of_run) = match self.earlier.page(m.of) {
+                Some(p) => (
+                    p.url.to_string(),
+                    p.seq,
+                    Some(self.earlier.run_label(p.run).to_string()),
+                ),
+                None => {
+                    let of = m.of - self.earlier.len();
+                    let url = self.kept_urls.get(&of).map(|u| u.to_string());
+                    (url.unwrap_or_default(), of, None)
+                }
+            };
             let line = ReplicaLine {
                 url: page.docview.identifier,
                 seq: page.seq,
                 origin: page.origin,
-                replica_of: self
-                    .kept_urls
-                    .get(&m.of)
-                    .map(|u| u.to_string())
-                    .unwrap_or_default(),
-                replica_of_seq: m.of,
+                replica_of,
+                replica_of_seq,
+                replica_of_run,
                 kind: m.kind,
                 detector: m.matcher.as_str().to_string(),
                 similarity: m.similarity,
@@ -412,7 +427,10 @@ fn json_text<T: Serialize>(value: &T) -> String {
 pub fn fill_replica_urls(dir: &Path) -> Result<()> {
     let mut of: HashMap<u64, Vec<String>> = HashMap::new();
     for_each_line(&dir.join(REPLICAS), |r: ReplicaLine| {
-        of.entry(r.replica_of_seq).or_default().push(r.url);
+        // A page kept by an earlier run keeps its record there.
+        if r.replica_of_run.is_none() {
+            of.entry(r.replica_of_seq).or_default().push(r.url);
+        }
     })?;
     if of.is_empty() {
         return Ok(());

@@ -41,6 +41,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::earlier::EarlierRuns;
 use super::process::{Worker, clean_page, integrate_page, page_features};
 use super::sink::{
     DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, SKIPPED, SkippedLine, index_docview, write_line,
@@ -67,7 +68,7 @@ use table::{Column, Row, TableWriter, Values, read_table, rows, write_table};
 /// The plan file of a work folder.
 pub const PLAN_FILE: &str = "plan.json";
 /// Layout version of the plan and of every file the stages write.
-pub const PLAN_VERSION: u32 = 1;
+pub const PLAN_VERSION: u32 = 2;
 /// The folder of completion markers.
 const DONE_DIR: &str = "done";
 /// Pages per batch handed to the workers of a task.
@@ -104,6 +105,7 @@ impl Plan {
         }
         cleaner_with_model(&options.cleaner, options.model.as_deref())?;
         options.classifier.load()?;
+        EarlierRuns::check(&options)?;
         let units = Inputs::plan(&options.inputs)?;
         Ok(Plan {
             version: PLAN_VERSION,
@@ -179,7 +181,11 @@ impl Plan {
             Stage::Sites | Stage::Stats | Stage::Pages | Stage::Pairs | Stage::Finalise => {
                 self.shards
             }
-            Stage::MergeSites | Stage::MergeStats | Stage::Resolve | Stage::Merge => 1,
+            Stage::Earlier
+            | Stage::MergeSites
+            | Stage::MergeStats
+            | Stage::Resolve
+            | Stage::Merge => 1,
         }
     }
 
@@ -196,6 +202,8 @@ impl Plan {
 /// The stages of a sharded run, in the order they run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Stage {
+    /// The kept pages of the earlier runs (`--earlier`), with their LSH band keys.
+    Earlier,
     /// The pages each shard offers to the site models (a site-aware cleaner only).
     Sites,
     /// The site models, learnt from the pages picked in global order.
@@ -218,7 +226,8 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in order.
-    pub const ALL: [Stage; 9] = [
+    pub const ALL: [Stage; 10] = [
+        Stage::Earlier,
         Stage::Sites,
         Stage::MergeSites,
         Stage::Stats,
@@ -233,6 +242,7 @@ impl Stage {
     /// Its name on the command line.
     pub fn as_str(self) -> &'static str {
         match self {
+            Stage::Earlier => "earlier",
             Stage::Sites => "sites",
             Stage::MergeSites => "merge-sites",
             Stage::Stats => "stats",
@@ -314,6 +324,7 @@ pub fn run_task(work: &Path, stage: Stage, task: usize) -> Result<TaskOutcome> {
         }
     }
     match stage {
+        Stage::Earlier => earlier_task(work, &plan)?,
         Stage::Sites => sites_task(work, &plan, task)?,
         Stage::MergeSites => merge_sites_task(work, &plan)?,
         Stage::Stats => stats_task(work, &plan, task)?,
@@ -856,13 +867,21 @@ fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
     })?;
     bands.append(&mut cols.bands);
     table.finish(&cols.into_columns())?;
-    for part in 0..plan.shards {
-        let rows: Vec<&(usize, u64, u64)> = bands
-            .iter()
-            .filter(|(b, _, _)| b % plan.shards == part)
-            .collect();
+    write_band_parts(&bands, plan.shards, |part| bands_file(&dir, part))
+}
+
+/// Writes band keys `(band, bucket key, seq or order key)` into `parts` files, band `b` into
+/// part `b % parts`.
+fn write_band_parts(
+    bands: &[(usize, u64, u64)],
+    parts: usize,
+    path: impl Fn(usize) -> PathBuf,
+) -> Result<()> {
+    for part in 0..parts {
+        let rows: Vec<&(usize, u64, u64)> =
+            bands.iter().filter(|(b, _, _)| b % parts == part).collect();
         write_table(
-            &bands_file(&dir, part),
+            &path(part),
             &[
                 Column::int("band", rows.iter().map(|r| r.0 as i64)),
                 Column::int("bucket", rows.iter().map(|r| r.1 as i64)),
@@ -871,6 +890,72 @@ fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// The kept pages of the earlier runs: their order keys (`key`, see
+/// [`super::earlier`]), runs, `seq`, URLs and fingerprints.
+const EARLIER: &str = "earlier.parquet";
+/// The earlier runs' labels and page count.
+const EARLIER_RUNS: &str = "earlier.json";
+
+fn earlier_bands_file(work: &Path, part: usize) -> PathBuf {
+    work.join(format!("earlier-bands-{part}.parquet"))
+}
+
+/// What `earlier.json` says.
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct EarlierFigures {
+    /// The runs, as replica lines name them.
+    runs: Vec<String>,
+    /// Their kept pages: the first order key of this run's pages.
+    pages: u64,
+}
+
+fn load_earlier(work: &Path) -> Result<EarlierFigures> {
+    crate::output::read_json(&work.join(EARLIER_RUNS), "the earlier runs")
+}
+
+/// Stage `earlier`: the earlier runs' kept pages, and their band keys partitioned as the
+/// shards' are (order keys in place of `seq`).
+fn earlier_task(work: &Path, plan: &Plan) -> Result<()> {
+    let params = plan.options.minhash;
+    let (mut key, mut exact, mut keyword, mut minhash) = (vec![], vec![], vec![], vec![]);
+    let mut bands: Vec<(usize, u64, u64)> = Vec::new();
+    let earlier = EarlierRuns::load(&plan.options, |k, f| {
+        key.push(k as i64);
+        exact.push(hex(f.exact));
+        keyword.push(hex(f.keyword));
+        minhash.push(f.minhash.as_ref().map(signature_bytes));
+        if plan.options.detection == Detection::MinHash
+            && let Some(sig) = &f.minhash
+        {
+            for (band, bucket) in sig.band_keys(&params).into_iter().enumerate() {
+                bands.push((band, bucket, k));
+            }
+        }
+    })?;
+    let pages: Vec<&super::earlier::EarlierPage> =
+        (0..earlier.len()).filter_map(|k| earlier.page(k)).collect();
+    write_table(
+        &work.join(EARLIER),
+        &[
+            Column::int("key", key),
+            Column::int("run", pages.iter().map(|p| p.run as i64)),
+            Column::int("seq", pages.iter().map(|p| p.seq as i64)),
+            Column::text("url", pages.iter().map(|p| p.url.to_string())),
+            Column::optional("exact", Values::Text(exact)),
+            Column::optional("keyword", Values::Text(keyword)),
+            Column::optional("minhash", Values::Bytes(minhash)),
+        ],
+    )?;
+    write_band_parts(&bands, plan.shards, |part| earlier_bands_file(work, part))?;
+    crate::output::write_json_atomically(
+        &work.join(EARLIER_RUNS),
+        &EarlierFigures {
+            runs: earlier.runs().to_vec(),
+            pages: earlier.len(),
+        },
+    )
 }
 
 /// The columns of `pages.parquet`, filled page by page.
@@ -994,17 +1079,20 @@ fn int_of(row: &Row, name: &str, path: &Path) -> Result<i64> {
 }
 
 /// Stage `pairs`: the candidate pairs of band part `part`, confirmed by their estimated
-/// Jaccard.
+/// Jaccard. Pages go by order key: the earlier runs' pages first, then this run's `seq` after
+/// them; a pair of two earlier pages is of no use (both stay kept).
 fn pairs_task(work: &Path, plan: &Plan, part: usize) -> Result<()> {
     let params = plan.options.minhash;
+    let offset = load_earlier(work)?.pages;
     let mut keys: Vec<(u64, u64, u64)> = Vec::new();
-    for shard in 0..plan.shards {
-        let path = bands_file(&shard_dir(work, shard), part);
+    let band_files = std::iter::once((earlier_bands_file(work, part), 0))
+        .chain((0..plan.shards).map(|shard| (bands_file(&shard_dir(work, shard), part), offset)));
+    for (path, shift) in band_files {
         for row in read_table(&path)? {
             keys.push((
                 int_of(&row, "band", &path)? as u64,
                 int_of(&row, "bucket", &path)? as u64,
-                int_of(&row, "seq", &path)? as u64,
+                shift + int_of(&row, "seq", &path)? as u64,
             ));
         }
     }
@@ -1012,7 +1100,7 @@ fn pairs_task(work: &Path, plan: &Plan, part: usize) -> Result<()> {
     // Candidate pairs (later, earlier) with the band they share.
     let mut candidates: Vec<(u64, u64, u64)> = Vec::new();
     for group in keys.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1) {
-        for (i, later) in group.iter().enumerate() {
+        for (i, later) in group.iter().enumerate().filter(|(_, k)| k.2 >= offset) {
             for earlier in &group[..i] {
                 candidates.push((later.2, earlier.2, later.0));
             }
@@ -1023,15 +1111,16 @@ fn pairs_task(work: &Path, plan: &Plan, part: usize) -> Result<()> {
     wanted.dedup();
     let mut signatures: HashMap<u64, Signature> = HashMap::new();
     if !wanted.is_empty() {
-        for shard in 0..plan.shards {
-            let path = shard_dir(work, shard).join(PAGES);
-            for row in rows(&path, Some(&["seq", "minhash"]))? {
+        let tables = std::iter::once((work.join(EARLIER), "key", 0))
+            .chain((0..plan.shards).map(|s| (shard_dir(work, s).join(PAGES), "seq", offset)));
+        for (path, column, shift) in tables {
+            for row in rows(&path, Some(&[column, "minhash"]))? {
                 let row = row?;
-                let seq = int_of(&row, "seq", &path)? as u64;
-                if wanted.binary_search(&seq).is_ok()
+                let key = shift + int_of(&row, column, &path)? as u64;
+                if wanted.binary_search(&key).is_ok()
                     && let Some(bytes) = row.bytes("minhash")
                 {
-                    signatures.insert(seq, signature_of(&bytes));
+                    signatures.insert(key, signature_of(&bytes));
                 }
             }
         }
@@ -1066,8 +1155,8 @@ fn pairs_task(work: &Path, plan: &Plan, part: usize) -> Result<()> {
     write_table(
         &pairs_file(work, part),
         &[
-            Column::int("seq", pairs.keys().map(|k| k.0 as i64)),
-            Column::int("of", pairs.keys().map(|k| k.1 as i64)),
+            Column::int("key", pairs.keys().map(|k| k.0 as i64)),
+            Column::int("of_key", pairs.keys().map(|k| k.1 as i64)),
             Column::optional(
                 "similarity",
                 Values::Float(pairs.values().map(|j| Some(*j)).collect()),
@@ -1087,8 +1176,30 @@ fn fingerprint_of(hex: Option<String>) -> Option<Fingerprint> {
     hex.as_deref().and_then(Fingerprint::from_hex)
 }
 
-/// Stage `resolve`: the replica decisions, first seen wins in global order.
+/// Stage `resolve`: the replica decisions, first seen wins in global order, after the earlier
+/// runs' kept pages (seen before all of this run's).
 fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
+    let earlier = load_earlier(work)?;
+    let offset = earlier.pages;
+    let mut detector = ReplicaDetector::of_pairs(plan.options.detection, plan.options.minhash)?;
+    // (run, seq, URL) of each earlier page, by order key.
+    let mut earlier_pages: Vec<(usize, u64, String)> = Vec::new();
+    let path = work.join(EARLIER);
+    let columns = ["key", "run", "seq", "url", "exact", "keyword"];
+    for row in rows(&path, Some(&columns))? {
+        let row = row?;
+        let fingerprints = Fingerprints {
+            exact: fingerprint_of(row.text("exact")),
+            keyword: fingerprint_of(row.text("keyword")),
+            minhash: None,
+        };
+        detector.remember(int_of(&row, "key", &path)? as u64, &fingerprints);
+        earlier_pages.push((
+            int_of(&row, "run", &path)? as usize,
+            int_of(&row, "seq", &path)? as u64,
+            row.text("url").unwrap_or_default(),
+        ));
+    }
     let mut pages: Vec<Fingerprinted> = Vec::new();
     for shard in 0..plan.shards {
         let path = shard_dir(work, shard).join(PAGES);
@@ -1115,10 +1226,10 @@ fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
     for part in 0..plan.shards {
         let path = pairs_file(work, part);
         for row in read_table(&path)? {
-            let seq = int_of(&row, "seq", &path)? as u64;
-            let of = int_of(&row, "of", &path)? as u64;
+            let key = int_of(&row, "key", &path)? as u64;
+            let of = int_of(&row, "of_key", &path)? as u64;
             let j = row.float("similarity").unwrap_or(0.0);
-            pairs.entry(seq).or_default().push((of, j));
+            pairs.entry(key).or_default().push((of, j));
         }
     }
     for list in pairs.values_mut() {
@@ -1126,16 +1237,31 @@ fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
         list.dedup_by_key(|p| p.0);
     }
     let url_of: HashMap<u64, &str> = pages.iter().map(|p| (p.seq, p.url.as_str())).collect();
-    let mut detector = ReplicaDetector::of_pairs(plan.options.detection, plan.options.minhash)?;
     let mut d = DecisionColumns::default();
     for page in &pages {
-        let candidates = pairs.get(&page.seq).map_or(&[][..], Vec::as_slice);
-        if let Some(m) = detector.check_pairs(page.seq, &page.fingerprints, candidates) {
+        let key = offset + page.seq;
+        let candidates = pairs.get(&key).map_or(&[][..], Vec::as_slice);
+        if let Some(m) = detector.check_pairs(key, &page.fingerprints, candidates) {
             d.seq.push(page.seq as i64);
             d.url.push(page.url.clone());
-            d.of.push(m.of as i64);
-            d.of_url
-                .push(url_of.get(&m.of).map(|u| u.to_string()).unwrap_or_default());
+            match usize::try_from(m.of)
+                .ok()
+                .and_then(|k| earlier_pages.get(k))
+            {
+                Some((run, seq, url)) => {
+                    d.of.push(*seq as i64);
+                    d.of_url.push(url.clone());
+                    d.of_run
+                        .push(Some(earlier.runs.get(*run).cloned().unwrap_or_default()));
+                }
+                None => {
+                    let of = m.of - offset;
+                    d.of.push(of as i64);
+                    d.of_url
+                        .push(url_of.get(&of).map(|u| u.to_string()).unwrap_or_default());
+                    d.of_run.push(None);
+                }
+            }
             d.kind.push(m.kind.as_str().to_string());
             d.detector.push(m.matcher.as_str().to_string());
             d.similarity.push(m.similarity);
@@ -1148,6 +1274,7 @@ fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
             Column::text("url", d.url),
             Column::int("of", d.of),
             Column::text("of_url", d.of_url),
+            Column::optional("of_run", Values::Text(d.of_run)),
             Column::text("kind", d.kind),
             Column::text("detector", d.detector),
             Column::optional("similarity", Values::Float(d.similarity)),
@@ -1161,6 +1288,7 @@ struct DecisionColumns {
     url: Vec<String>,
     of: Vec<i64>,
     of_url: Vec<String>,
+    of_run: Vec<Option<String>>,
     kind: Vec<String>,
     detector: Vec<String>,
     similarity: Vec<Option<f32>>,
@@ -1170,6 +1298,8 @@ struct DecisionColumns {
 struct Decision {
     of: u64,
     of_url: String,
+    /// The earlier run that kept `of`, when it is not this run.
+    of_run: Option<String>,
     kind: ReplicaKind,
     detector: String,
     similarity: Option<f32>,
@@ -1196,15 +1326,19 @@ fn finalise_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
             Some("exact") => ReplicaKind::Exact,
             _ => ReplicaKind::Near,
         };
-        replicas_of
-            .entry(of)
-            .or_default()
-            .push((seq, row.text("url").unwrap_or_default()));
+        let of_run = row.text("of_run");
+        if of_run.is_none() {
+            replicas_of
+                .entry(of)
+                .or_default()
+                .push((seq, row.text("url").unwrap_or_default()));
+        }
         decisions.insert(
             seq,
             Decision {
                 of,
                 of_url: row.text("of_url").unwrap_or_default(),
+                of_run,
                 kind,
                 detector: row.text("detector").unwrap_or_default(),
                 similarity: row.float("similarity"),
@@ -1252,6 +1386,7 @@ fn finalise_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
                 origin: record.origin,
                 replica_of: d.of_url.clone(),
                 replica_of_seq: d.of,
+                replica_of_run: d.of_run.clone(),
                 kind: d.kind,
                 detector: d.detector.clone(),
                 similarity: d.similarity,

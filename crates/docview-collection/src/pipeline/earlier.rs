@@ -1,0 +1,204 @@
+//! Earlier runs of an incremental crawl (`--earlier DIR`): the kept pages of finished
+//! `docview ingest` or `docview stages` output folders, which a new run's pages are checked
+//! against before its own. The earlier pages were seen first, so they win: a new page that
+//! repeats one is a replica of it, named with its run in `replicas.jsonl`, and is neither kept
+//! nor indexed again.
+//!
+//! Owns the earlier pages' **order keys**: the replica detector numbers the earlier pages
+//! `0, 1, …` (run after run, in each run's `seq` order) and the new run's page `seq` as
+//! `earlier + seq`, so that "first seen wins" (an exact fingerprint remembered first, a MinHash
+//! tie to the lower number) puts every earlier page before every new one. What is read of an
+//! earlier run is its `state.json` (finished, with fingerprints that compare to this run's) and,
+//! from `docviews.jsonl`, each kept page's URL, `seq` and fingerprints.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::{DOCVIEWS, IngestOptions, RunState, STATE_FILE, Status, for_each_line};
+use crate::replica::{Detection, Fingerprints};
+use crate::{Error, Result};
+
+/// A kept page of an earlier run, as a replica line names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EarlierPage {
+    /// The run's number in `--earlier` order.
+    pub run: usize,
+    /// Its `seq` in that run.
+    pub seq: u64,
+    /// Its URL.
+    pub url: Box<str>,
+}
+
+/// The kept pages of the earlier runs, by order key (see the module doc).
+#[derive(Debug, Clone, Default)]
+pub struct EarlierRuns {
+    runs: Vec<String>,
+    pages: Vec<EarlierPage>,
+}
+
+/// What is read of a kept record.
+#[derive(Deserialize)]
+struct Kept {
+    identifier: String,
+    seq: u64,
+    fingerprints: Fingerprints,
+}
+
+impl EarlierRuns {
+    /// Checks the earlier runs `options.earlier` without reading their pages: each is a
+    /// finished docview output folder, none is named twice or is the run's own `--out`, and
+    /// each took its fingerprints as `options` takes them (the same replica detection; the
+    /// same MinHash shingles, permutations and seed, or keyword percentage and interval).
+    pub fn check(options: &IngestOptions) -> Result<()> {
+        let mut seen = HashSet::new();
+        let out = std::fs::canonicalize(&options.out).ok();
+        for dir in &options.earlier {
+            let name = dir.display().to_string();
+            let canonical = std::fs::canonicalize(dir).map_err(|e| Error::io(dir, e))?;
+            if !seen.insert(canonical.clone()) {
+                return Err(Error::bad_input(name, "named twice in --earlier"));
+            }
+            if out.as_ref() == Some(&canonical) {
+                return Err(Error::bad_input(
+                    name,
+                    "an earlier run cannot be the run's own --out",
+                ));
+            }
+            let state_path = dir.join(STATE_FILE);
+            if !state_path.exists() {
+                return Err(Error::bad_input(
+                    name,
+                    "not a docview output folder (no state.json): --earlier takes the --out of \
+                     a finished ingest or sharded run",
+                ));
+            }
+            let state = RunState::load(&state_path)?;
+            if state.status != Status::Complete {
+                return Err(Error::bad_input(
+                    name,
+                    "the run did not finish (state.json is not complete): finish it first \
+                     (`docview ingest --resume`, or the rest of its stages)",
+                ));
+            }
+            let differs = fingerprint_settings_differ(&state.settings, options);
+            if !differs.is_empty() {
+                return Err(Error::bad_input(
+                    name,
+                    format!(
+                        "its fingerprints do not compare to this run's: {}; run with the same \
+                         --replicas, --percentage and --interval",
+                        differs.join("; ")
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the kept pages of `options.earlier` (checked as [`EarlierRuns::check`] checks
+    /// them), handing each page's order key and fingerprints to `each`, in order.
+    pub fn load(
+        options: &IngestOptions,
+        mut each: impl FnMut(u64, &Fingerprints),
+    ) -> Result<EarlierRuns> {
+        Self::check(options)?;
+        let mut runs = Vec::new();
+        let mut pages = Vec::new();
+        for (run, dir) in options.earlier.iter().enumerate() {
+            runs.push(run_label(dir));
+            let mut kept: Vec<Kept> = Vec::new();
+            for_each_line(&dir.join(DOCVIEWS), |k: Kept| kept.push(k))?;
+            // A finished run's records are in `seq` order; sorting makes sure of it.
+            kept.sort_by_key(|k| k.seq);
+            for k in kept {
+                each(pages.len() as u64, &k.fingerprints);
+                pages.push(EarlierPage {
+                    run,
+                    seq: k.seq,
+                    url: k.identifier.into_boxed_str(),
+                });
+            }
+        }
+        Ok(EarlierRuns { runs, pages })
+    }
+
+    /// The earlier runs as replica lines name them (the `--earlier` paths as given).
+    pub fn runs(&self) -> &[String] {
+        &self.runs
+    }
+
+    /// Earlier pages: the first order key of the new run's pages.
+    pub fn len(&self) -> u64 {
+        self.pages.len() as u64
+    }
+
+    /// True when there is no earlier page.
+    pub fn is_empty(&self) -> bool {
+        self.pages.is_empty()
+    }
+
+    /// The earlier page of order key `key`, or `None` for a key of the new run.
+    pub fn page(&self, key: u64) -> Option<&EarlierPage> {
+        usize::try_from(key).ok().and_then(|k| self.pages.get(k))
+    }
+
+    /// The label of run `run`.
+    pub fn run_label(&self, run: usize) -> &str {
+        self.runs.get(run).map_or("", String::as_str)
+    }
+}
+
+/// How replica lines name an earlier run: its `--earlier` path as given.
+pub fn run_label(dir: &Path) -> String {
+    dir.display().to_string()
+}
+
+/// The settings that shape fingerprints and differ between an earlier run (`was`, its
+/// `state.json` settings) and `options`, as `name: was X, now Y`.
+fn fingerprint_settings_differ(was: &serde_json::Value, options: &IngestOptions) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut compare = |name: &str, was: &serde_json::Value, now: serde_json::Value| {
+        if *was != now {
+            out.push(format!("{name}: was {was}, now {now}"));
+        }
+    };
+    let json = |v: serde_json::Result<serde_json::Value>| v.unwrap_or_default();
+    compare(
+        "detection",
+        &was["detection"],
+        json(serde_json::to_value(options.detection)),
+    );
+    match options.detection {
+        Detection::MinHash => {
+            for field in ["shingle", "permutations", "seed"] {
+                let now = json(serde_json::to_value(options.minhash));
+                compare(
+                    &format!("minhash.{field}"),
+                    &was["minhash"][field],
+                    now[field].clone(),
+                );
+            }
+        }
+        Detection::Keyword => compare(
+            "keyword",
+            &was["keyword"],
+            json(serde_json::to_value(options.keyword)),
+        ),
+        Detection::Exact => {}
+    }
+    out
+}
+
+/// The `--earlier` folders as `settings` records them: canonical paths.
+pub(super) fn canonical(dirs: &[PathBuf]) -> Vec<String> {
+    dirs.iter()
+        .map(|p| {
+            std::fs::canonicalize(p)
+                .unwrap_or_else(|_| p.clone())
+                .display()
+                .to_string()
+        })
+        .collect()
+}
