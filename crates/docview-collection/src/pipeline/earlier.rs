@@ -202,3 +202,50 @@ pub(super) fn canonical(dirs: &[PathBuf]) -> Vec<String> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings_of(o: &IngestOptions) -> serde_json::Value {
+        serde_json::json!({
+            "detection": o.detection,
+            "minhash": o.minhash,
+            "keyword": o.keyword,
+        })
+    }
+
+    #[test]
+    fn only_the_settings_that_shape_fingerprints_must_match() {
+        let now = IngestOptions::new(Vec::new(), PathBuf::new());
+        let mut was = now.clone();
+        // The threshold and the bands decide what counts as a near-replica, not the signature.
+        was.minhash.threshold = 0.9;
+        was.minhash.bands = 16;
+        was.keyword.interval = 7;
+        assert!(fingerprint_settings_differ(&settings_of(&was), &now).is_empty());
+        was.minhash.seed += 1;
+        was.minhash.permutations = 64;
+        assert_eq!(
+            fingerprint_settings_differ(&settings_of(&was), &now),
+            [
+                format!(
+                    "minhash.permutations: was 64, now {}",
+                    now.minhash.permutations
+                ),
+                format!(
+                    "minhash.seed: was {}, now {}",
+                    now.minhash.seed + 1,
+                    now.minhash.seed
+                ),
+            ]
+        );
+        // In keyword mode the keyword fingerprint's parameters count instead.
+        let mut keyword = now.clone();
+        keyword.detection = Detection::Keyword;
+        was.detection = Detection::Keyword;
+        let differs = fingerprint_settings_differ(&settings_of(&was), &keyword);
+        assert_eq!(differs.len(), 1, "{differs:?}");
+        assert!(differs[0].starts_with("keyword: "), "{differs:?}");
+    }
+}

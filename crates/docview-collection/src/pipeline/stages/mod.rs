@@ -11,13 +11,14 @@
 //!
 //! | stage | tasks | reads | writes |
 //! |---|---|---|---|
+//! | `earlier` | one | the earlier runs (`--earlier`, an incremental crawl: [`super::earlier`]) | `earlier.parquet` (their kept pages' order keys, runs, `seq`, URLs, fingerprints) and their band keys partitioned as the shards' (`earlier-bands-P.parquet`); nothing without earlier runs |
 //! | `sites` | one per shard | the shard's units | (a site-aware cleaner only) each page's URL, and the raw pages a site sampler of the shard alone picks: a superset of what the run picks |
 //! | `merge-sites` | one | every shard's URLs and picked pages | `sites.json`: the site models, the sampler replayed in global order |
 //! | `stats` | one per shard | the shard's units | its cleaned pages (the spill of one process), each unit's events and pages, its pages' document frequencies and, in order, their titles and site-template lines |
 //! | `merge-stats` | one | every shard's counts and rows | `stats.json` (templates replayed in global order under one budget, as one process learns them) and each unit's first `seq` |
 //! | `pages` | one per shard | the shard's spill, `stats.json` | `pages.parquet` (key, URL, fingerprints, MinHash signature, the DocView record, the three index texts), the LSH band keys partitioned by band (`bands-P.parquet`), skipped inputs |
-//! | `pairs` | one per band part | every shard's `bands-P.parquet` and signatures | `pairs-P.parquet`: pages sharing a band whose estimated Jaccard reaches the threshold |
-//! | `resolve` | one | every shard's fingerprints, all pairs | `decisions.parquet`: each replica and the kept page it repeats (first seen wins, in global order: [`ReplicaDetector::check_pairs`]) |
+//! | `pairs` | one per band part | every shard's and the earlier runs' band keys and signatures | `pairs-P.parquet`: pages sharing a band whose estimated Jaccard reaches the threshold, by order key (earlier pages first, then `earlier + seq`) |
+//! | `resolve` | one | every shard's and the earlier runs' fingerprints, all pairs | `decisions.parquet`: each replica and the kept page it repeats, named with its run when an earlier run kept it (first seen wins, the earlier pages first, then in global order: [`ReplicaDetector::check_pairs`]) |
 //! | `finalise` | one per shard | the shard's pages, the decisions | the shard's kept records (`replicas` filled in), replica lines and three indexes |
 //! | `merge` | one | every shard's outputs | the output folder of one process: `docviews.jsonl`, `replicas.jsonl`, `skipped.jsonl`, `stats.json`, the three indexes (merged whole: the BM25 statistics are sums), `state.json`, `summary.json` |
 //!
