@@ -465,10 +465,10 @@ struct IngestArgs {
     /// Output directory: created, or empty (or an interrupted ingest with --resume).
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// The cleaner to use. A site-aware one (the default, learned, whose model reads what a
-    /// site's pages repeat; infodiscoverer, infodiscoverer-table, wisdom) first reads the
-    /// inputs to learn a model of each web site (each host's first 64 pages), then cleans each
-    /// page with its site's model; the summary counts the pages that had one.
+    /// The cleaner to use. A site-aware one (infodiscoverer, infodiscoverer-table, wisdom, and
+    /// learned with a --model trained with site evidence; the shipped model has none) first
+    /// reads the inputs to learn a model of each web site (each host's first 64 pages), then
+    /// cleans each page with its site's model; the summary counts the pages that had one.
     #[arg(long, value_name = "NAME", default_value = DEFAULT_CLEANER, value_parser = clap::builder::PossibleValuesParser::new(CLEANERS))]
     cleaner: String,
     /// The learned cleaner's block model file, from `docview train-cleaner` (default: the model
