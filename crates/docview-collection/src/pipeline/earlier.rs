@@ -38,6 +38,15 @@ pub struct EarlierRuns {
     pages: Vec<EarlierPage>,
 }
 
+/// Who kept the page of an order key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeptBy<'a> {
+    /// An earlier run (its label, and its page).
+    Earlier(&'a str, &'a EarlierPage),
+    /// This run: the page's `seq`.
+    This(u64),
+}
+
 /// What is read of a kept record.
 #[derive(Deserialize)]
 struct Kept {
@@ -108,20 +117,36 @@ impl EarlierRuns {
         let mut pages = Vec::new();
         for (run, dir) in options.earlier.iter().enumerate() {
             runs.push(run_label(dir));
-            let mut kept: Vec<Kept> = Vec::new();
-            for_each_line(&dir.join(DOCVIEWS), |k: Kept| kept.push(k))?;
-            // A finished run's records are in `seq` order; sorting makes sure of it.
-            kept.sort_by_key(|k| k.seq);
-            for k in kept {
+            // A finished run's records are in `seq` order (one process's and the stages' alike).
+            for_each_line(&dir.join(DOCVIEWS), |k: Kept| {
                 each(pages.len() as u64, &k.fingerprints);
                 pages.push(EarlierPage {
                     run,
                     seq: k.seq,
                     url: k.identifier.into_boxed_str(),
                 });
-            }
+            })?;
         }
         Ok(EarlierRuns { runs, pages })
+    }
+
+    /// The earlier runs `runs` (their labels) and their `pages` in order-key order, as the
+    /// sharded stages read them back from their own file.
+    pub fn from_parts(runs: Vec<String>, pages: Vec<EarlierPage>) -> EarlierRuns {
+        EarlierRuns { runs, pages }
+    }
+
+    /// The order key of this run's page `seq`: after every earlier page.
+    pub fn key(&self, seq: u64) -> u64 {
+        self.len() + seq
+    }
+
+    /// Who kept the page of order key `key`.
+    pub fn kept_by(&self, key: u64) -> KeptBy<'_> {
+        match usize::try_from(key).ok().and_then(|k| self.pages.get(k)) {
+            Some(page) => KeptBy::Earlier(self.run_label(page.run), page),
+            None => KeptBy::This(key - self.len()),
+        }
     }
 
     /// The earlier runs as replica lines name them (the `--earlier` paths as given).
@@ -139,9 +164,9 @@ impl EarlierRuns {
         self.pages.is_empty()
     }
 
-    /// The earlier page of order key `key`, or `None` for a key of the new run.
-    pub fn page(&self, key: u64) -> Option<&EarlierPage> {
-        usize::try_from(key).ok().and_then(|k| self.pages.get(k))
+    /// The earlier pages, in order-key order.
+    pub fn pages(&self) -> &[EarlierPage] {
+        &self.pages
     }
 
     /// The label of run `run`.

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::IngestOptions;
-use super::earlier::EarlierRuns;
+use super::earlier::{EarlierRuns, KeptBy};
 use super::process::Processed;
 use super::state::{Counters, RunState};
 use crate::index::{IndexDoc, IndexKind, IndexSet};
@@ -111,7 +111,7 @@ impl Sink {
         let mut kept_urls = HashMap::new();
         if state.docviews_bytes > 0 {
             for_each_line(&dir.join(DOCVIEWS), |r: RecordLine| {
-                detector.remember(earlier.len() + r.seq, &r.fingerprints);
+                detector.remember(earlier.key(r.seq), &r.fingerprints);
                 kept_urls.insert(r.seq, r.docview.identifier.into_boxed_str());
             })?;
         }
@@ -138,20 +138,17 @@ impl Sink {
     /// Replica removal and output for one page, in input order.
     pub fn accept(&mut self, page: Processed, counters: &mut Counters) -> Result<()> {
         counters.html_bytes += page.html_bytes;
-        let key = self.earlier.len() + page.seq;
-        if let Some(m) = self.detector.check(key, &page.fingerprints) {
+        if let Some(m) = self
+            .detector
+            .check(self.earlier.key(page.seq), &page.fingerprints)
+        {
             match m.kind {
                 ReplicaKind::Exact => counters.replicas_exact += 1,
                 ReplicaKind::Near => counters.replicas_near += 1,
             }
-            let (replica_of, replica_of_seq, replica_of_run) = match self.earlier.page(m.of) {
-                Some(p) => (
-                    p.url.to_string(),
-                    p.seq,
-                    Some(self.earlier.run_label(p.run).to_string()),
-                ),
-                None => {
-                    let of = m.of - self.earlier.len();
+            let (replica_of, replica_of_seq, replica_of_run) = match self.earlier.kept_by(m.of) {
+                KeptBy::Earlier(run, p) => (p.url.to_string(), p.seq, Some(run.to_string())),
+                KeptBy::This(of) => {
                     let url = self.kept_urls.get(&of).map(|u| u.to_string());
                     (url.unwrap_or_default(), of, None)
                 }

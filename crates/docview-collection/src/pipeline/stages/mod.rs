@@ -42,7 +42,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::earlier::EarlierRuns;
+use super::earlier::{EarlierPage, EarlierRuns, KeptBy};
 use super::process::{Worker, clean_page, integrate_page, page_features};
 use super::sink::{
     DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, SKIPPED, SkippedLine, index_docview, write_line,
@@ -935,8 +935,7 @@ fn earlier_task(work: &Path, plan: &Plan) -> Result<()> {
             }
         }
     })?;
-    let pages: Vec<&super::earlier::EarlierPage> =
-        (0..earlier.len()).filter_map(|k| earlier.page(k)).collect();
+    let pages = earlier.pages();
     write_table(
         &work.join(EARLIER),
         &[
@@ -1180,11 +1179,8 @@ fn fingerprint_of(hex: Option<String>) -> Option<Fingerprint> {
 /// Stage `resolve`: the replica decisions, first seen wins in global order, after the earlier
 /// runs' kept pages (seen before all of this run's).
 fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
-    let earlier = load_earlier(work)?;
-    let offset = earlier.pages;
     let mut detector = ReplicaDetector::of_pairs(plan.options.detection, plan.options.minhash)?;
-    // (run, seq, URL) of each earlier page, by order key.
-    let mut earlier_pages: Vec<(usize, u64, String)> = Vec::new();
+    let mut earlier_pages: Vec<EarlierPage> = Vec::new();
     let path = work.join(EARLIER);
     let columns = ["key", "run", "seq", "url", "exact", "keyword"];
     for row in rows(&path, Some(&columns))? {
@@ -1195,12 +1191,13 @@ fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
             minhash: None,
         };
         detector.remember(int_of(&row, "key", &path)? as u64, &fingerprints);
-        earlier_pages.push((
-            int_of(&row, "run", &path)? as usize,
-            int_of(&row, "seq", &path)? as u64,
-            row.text("url").unwrap_or_default(),
-        ));
+        earlier_pages.push(EarlierPage {
+            run: int_of(&row, "run", &path)? as usize,
+            seq: int_of(&row, "seq", &path)? as u64,
+            url: row.text("url").unwrap_or_default().into_boxed_str(),
+        });
     }
+    let earlier = EarlierRuns::from_parts(load_earlier(work)?.runs, earlier_pages);
     let mut pages: Vec<Fingerprinted> = Vec::new();
     for shard in 0..plan.shards {
         let path = shard_dir(work, shard).join(PAGES);
@@ -1240,23 +1237,18 @@ fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
     let url_of: HashMap<u64, &str> = pages.iter().map(|p| (p.seq, p.url.as_str())).collect();
     let mut d = DecisionColumns::default();
     for page in &pages {
-        let key = offset + page.seq;
+        let key = earlier.key(page.seq);
         let candidates = pairs.get(&key).map_or(&[][..], Vec::as_slice);
         if let Some(m) = detector.check_pairs(key, &page.fingerprints, candidates) {
             d.seq.push(page.seq as i64);
             d.url.push(page.url.clone());
-            match usize::try_from(m.of)
-                .ok()
-                .and_then(|k| earlier_pages.get(k))
-            {
-                Some((run, seq, url)) => {
-                    d.of.push(*seq as i64);
-                    d.of_url.push(url.clone());
-                    d.of_run
-                        .push(Some(earlier.runs.get(*run).cloned().unwrap_or_default()));
+            match earlier.kept_by(m.of) {
+                KeptBy::Earlier(run, p) => {
+                    d.of.push(p.seq as i64);
+                    d.of_url.push(p.url.to_string());
+                    d.of_run.push(Some(run.to_string()));
                 }
-                None => {
-                    let of = m.of - offset;
+                KeptBy::This(of) => {
                     d.of.push(of as i64);
                     d.of_url
                         .push(url_of.get(&of).map(|u| u.to_string()).unwrap_or_default());
