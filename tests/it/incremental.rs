@@ -53,49 +53,43 @@ impl Crawls {
         // B is a near-copy of A; C a near-copy of B too far from A (see the stages' chain test).
         let b = edited(&a, &(0..600).step_by(20).collect::<Vec<_>>(), 11);
         let c = edited(&b, &(10..600).step_by(20).collect::<Vec<_>>(), 13);
-        let first = dir.path().join("crawl-1");
-        std::fs::create_dir_all(&first).unwrap();
-        jsonl(
-            &first.join("0.jsonl"),
-            &[
+        // One unit per file, so that 2 and 3 shards spread a crawl.
+        let crawl = |name: &str, files: &[&[(&str, String)]]| {
+            let folder = dir.path().join(name);
+            std::fs::create_dir_all(&folder).unwrap();
+            for (i, pages) in files.iter().enumerate() {
+                jsonl(&folder.join(format!("{i}.jsonl")), pages);
+            }
+        };
+        crawl(
+            "crawl-1",
+            &[&[
                 ("http://old.example/a", page("Story", &a)),
                 ("http://old.example/other", page("Other", &other)),
+            ]],
+        );
+        crawl(
+            "crawl-2",
+            &[
+                &[
+                    ("http://new.example/a-again", page("Story", &a)),
+                    ("http://new.example/fresh", page("Fresh", &fresh)),
+                ],
+                &[("http://new.example/b", page("Story revised", &b))],
+                &[("http://new.example/c", page("Story retold", &c))],
+                &[
+                    ("http://mirror.example/c", page("Story retold", &c)),
+                    ("http://mirror.example/b", page("Story revised", &b)),
+                ],
             ],
         );
-        // One unit per file, so that 2 and 3 shards spread the crawl.
-        let second = dir.path().join("crawl-2");
-        std::fs::create_dir_all(&second).unwrap();
-        jsonl(
-            &second.join("0.jsonl"),
-            &[
-                ("http://new.example/a-again", page("Story", &a)),
-                ("http://new.example/fresh", page("Fresh", &fresh)),
-            ],
-        );
-        jsonl(
-            &second.join("1.jsonl"),
-            &[("http://new.example/b", page("Story revised", &b))],
-        );
-        jsonl(
-            &second.join("2.jsonl"),
-            &[("http://new.example/c", page("Story retold", &c))],
-        );
-        jsonl(
-            &second.join("3.jsonl"),
-            &[
-                ("http://mirror.example/c", page("Story retold", &c)),
-                ("http://mirror.example/b", page("Story revised", &b)),
-            ],
-        );
-        let third = dir.path().join("crawl-3");
-        std::fs::create_dir_all(&third).unwrap();
-        jsonl(
-            &third.join("0.jsonl"),
-            &[
+        crawl(
+            "crawl-3",
+            &[&[
                 ("http://third.example/c", page("Story retold", &c)),
                 ("http://third.example/other", page("Other", &other)),
                 ("http://third.example/new", page("New", &words(600, 555))),
-            ],
+            ]],
         );
         Crawls { dir }
     }
