@@ -97,17 +97,19 @@ impl Crawls {
     fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
+
+    /// The first crawl ingested alone, into `run-1`.
+    fn first_run(&self) -> PathBuf {
+        let run1 = self.path("run-1");
+        ingest(&options(&self.path("crawl-1"), run1.clone(), &[]), &Silent).unwrap();
+        run1
+    }
 }
 
 #[test]
 fn a_new_crawl_keeps_only_what_the_earlier_runs_did_not_keep() {
     let crawls = Crawls::new();
-    let run1 = crawls.path("run-1");
-    ingest(
-        &options(&crawls.path("crawl-1"), run1.clone(), &[]),
-        &Silent,
-    )
-    .unwrap();
+    let run1 = crawls.first_run();
     assert_eq!(records(&run1).len(), 2);
 
     let second = options(&crawls.path("crawl-2"), PathBuf::new(), &[&run1]);
@@ -224,12 +226,7 @@ fn the_command_line_takes_earlier_runs() {
 #[test]
 fn a_resumed_incremental_run_refills_the_earlier_pages_first() {
     let crawls = Crawls::new();
-    let run1 = crawls.path("run-1");
-    ingest(
-        &options(&crawls.path("crawl-1"), run1.clone(), &[]),
-        &Silent,
-    )
-    .unwrap();
+    let run1 = crawls.first_run();
     let run2 = crawls.path("run-2");
     let mut second = options(&crawls.path("crawl-2"), run2.clone(), &[&run1]);
     ingest(&second, &Silent).unwrap();
@@ -270,8 +267,7 @@ fn a_resumed_incremental_run_refills_the_earlier_pages_first() {
 fn a_folder_that_cannot_serve_as_an_earlier_run_is_refused_with_its_reason() {
     let crawls = Crawls::new();
     let inputs = crawls.path("crawl-1");
-    let run1 = crawls.path("run-1");
-    ingest(&options(&inputs, run1.clone(), &[]), &Silent).unwrap();
+    let run1 = crawls.first_run();
     let refused = |o: IngestOptions, says: &str| {
         let out = o.out.clone();
         let err = ingest(&o, &Silent).unwrap_err().to_string();
