@@ -12,7 +12,7 @@
 //! from `docviews.jsonl`, each kept page's URL, `seq` and fingerprints.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Deserialize;
 
@@ -216,21 +216,10 @@ fn fingerprint_settings_differ(was: &serde_json::Value, options: &IngestOptions)
     out
 }
 
-/// The `--earlier` folders as `settings` records them: canonical paths.
-pub(super) fn canonical(dirs: &[PathBuf]) -> Vec<String> {
-    dirs.iter()
-        .map(|p| {
-            std::fs::canonicalize(p)
-                .unwrap_or_else(|_| p.clone())
-                .display()
-                .to_string()
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     fn settings_of(o: &IngestOptions) -> serde_json::Value {
         serde_json::json!({

@@ -236,24 +236,11 @@ impl IngestOptions {
             "framework": crate::clean::FrameworkParams::default(),
             "templates": crate::stats::template::TemplateParams::default(),
             // Canonical paths: the same folder named another way is the same input.
-            "inputs": self
-                .inputs
-                .iter()
-                .map(|p| {
-                    let path = if p.as_os_str() == "-" {
-                        p.clone()
-                    } else {
-                        std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())
-                    };
-                    path.display().to_string()
-                })
-                .collect::<Vec<_>>(),
+            "inputs": self.inputs.iter().map(|p| setting_path(p)).collect::<Vec<_>>(),
             "input_bytes": input_bytes,
             "cleaner": self.cleaner,
             "pages_alone": self.pages_alone,
-            "model": self.model.as_ref().map(|p| {
-                std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()).display().to_string()
-            }),
+            "model": self.model.as_deref().map(setting_path),
             "integrate": self.integrate,
             "keyword": self.keyword,
             "detection": self.detection,
@@ -261,11 +248,23 @@ impl IngestOptions {
             "stopwords": self.stopwords,
             "stats_file": self.stats_file.as_ref().map(|p| p.display().to_string()),
             "limits": self.limits,
-            "earlier": earlier::canonical(&self.earlier),
+            "earlier": self.earlier.iter().map(|p| setting_path(p)).collect::<Vec<_>>(),
             // Not `parquet`: it adds a file at the end and changes no record, so a resumed
             // run may ask for it or not.
         }))
     }
+}
+
+/// A path as the settings record it: canonical (the same file named another way is the same
+/// setting), or as given when it cannot be resolved; `-` (standard input) stays `-`.
+fn setting_path(p: &Path) -> String {
+    if p.as_os_str() == "-" {
+        return "-".to_string();
+    }
+    std::fs::canonicalize(p)
+        .unwrap_or_else(|_| p.to_path_buf())
+        .display()
+        .to_string()
 }
 
 /// The phases a progress display shows.
