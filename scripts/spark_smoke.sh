@@ -4,9 +4,20 @@
 # byte (records, replicas, skipped inputs, statistics, records as Parquet). Installs PySpark
 # from PyPI into a virtual environment (target/spark-venv) and a JRE from the system packages
 # when `java` is missing. Not part of `cargo test` (PySpark is a 300 MB download).
+# DOCVIEW_BIN=path/to/docview uses that binary instead of building one with `cargo build
+# --release`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release -q
+if [ -n "${DOCVIEW_BIN:-}" ]; then
+  if [ ! -x "$DOCVIEW_BIN" ]; then
+    echo "spark_smoke.sh: DOCVIEW_BIN=$DOCVIEW_BIN is not an executable file" >&2
+    exit 2
+  fi
+  DOCVIEW="$(cd "$(dirname "$DOCVIEW_BIN")" && pwd)/$(basename "$DOCVIEW_BIN")"
+else
+  cargo build --release -q
+  DOCVIEW="$PWD/target/release/docview"
+fi
 VENV="${VENV:-target/spark-venv}"
 if [ ! -x "$VENV/bin/python" ]; then python3 -m venv "$VENV"; fi
 "$VENV/bin/pip" install -q pyspark
@@ -17,7 +28,6 @@ if ! command -v java >/dev/null 2>&1; then
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     default-jre-headless >/dev/null
 fi
-DOCVIEW="$PWD/target/release/docview"
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 INPUTS=(corpus-samples/sites corpus-samples/warc/corpus-samples.warc.gz)

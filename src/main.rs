@@ -1387,13 +1387,48 @@ fn run_ingest(args: IngestArgs) -> Result<()> {
     let options = ingest_options(args)?;
     let summary = ingest(&options, &bar)?;
     out!("{}", summary.render());
-    if summary.counters.pages_read == 0 && summary.counters.skipped_total() == 0 {
+    if summary.counters.pages_read == 0 {
+        let skipped = summary.counters.skipped_total();
+        let listed = if skipped > 0 {
+            format!(
+                " ({skipped} inputs skipped, each with its reason in {})",
+                options.out.join(docview::pipeline::SKIPPED).display()
+            )
+        } else {
+            String::new()
+        };
         eprintln!(
-            "docview: warning: the inputs held no page (folders are read for .html, .htm, \
-             .warc, .jsonl files and their .gz)"
+            "docview: warning: {}{listed}",
+            no_page_warning(&options.inputs)
         );
     }
     Ok(())
+}
+
+/// What to tell of inputs that held no page: each input by name, with what was looked for in
+/// it.
+fn no_page_warning(inputs: &[PathBuf]) -> String {
+    let each: Vec<String> = inputs
+        .iter()
+        .map(|input| {
+            if input.as_os_str() == "-" {
+                "standard input held no JSON Lines {\"url\", \"html\"} line".to_string()
+            } else if input.is_dir() {
+                format!(
+                    "{} is a folder with no page: no .html, .htm, .warc or .jsonl file (or \
+                     their .gz) in it",
+                    input.display()
+                )
+            } else {
+                format!(
+                    "{} is a file with no page: no HTML response or resource record of a WARC \
+                     or ARC file, no {{\"url\", \"html\"}} line of a JSON Lines file",
+                    input.display()
+                )
+            }
+        })
+        .collect();
+    format!("no page was read: {}", each.join("; "))
 }
 
 fn query(args: QueryArgs) -> Result<()> {

@@ -1029,3 +1029,50 @@ fn the_classifier_fills_every_classification_code() {
     assert!(off.iter().all(|r| r.docview.classification_code.is_empty()
         && r.docview.classification.is_none()));
 }
+
+#[test]
+fn ingest_to_standard_output_is_refused_with_the_way_to_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(DOCVIEW)
+        .current_dir(dir.path())
+        .args(["ingest", "--quiet", "--out", "-"])
+        .arg(samples_warc())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("ingest writes a folder"), "{said}");
+    assert!(said.contains("docview extract"), "{said}");
+    assert!(!dir.path().join("-").exists(), "no folder named -");
+}
+
+#[test]
+fn inputs_without_a_page_are_named_in_the_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("notes");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(folder.join("readme.txt"), "not a page").unwrap();
+    std::fs::create_dir(folder.join("empty")).unwrap();
+    let warc = dir.path().join("empty.warc");
+    std::fs::write(&warc, b"").unwrap();
+    for (input, what) in [(&folder, "a folder"), (&warc, "a file")] {
+        let out = docview(&[
+            "ingest",
+            "--quiet",
+            input.to_str().unwrap(),
+            "--out",
+            dir.path().join(format!("out-{what}")).to_str().unwrap(),
+        ]);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{said}");
+        assert!(said.contains("no page was read"), "{said}");
+        assert!(said.contains(&input.display().to_string()), "{said}");
+        assert!(said.contains(what), "{said}");
+        // A file is not told of what folders are read for; a skipped file is counted.
+        if input == &warc {
+            assert!(!said.contains("folder"), "{said}");
+        } else {
+            assert!(said.contains("1 inputs skipped"), "{said}");
+        }
+    }
+}

@@ -1,6 +1,6 @@
 //! docview's integration tests, one binary: the command line, ingest and its resume, incremental
 //! runs, the sharded stages, compare, the replica commands, robustness on hostile pages, the
-//! fuzz targets' replay, and the corpus-wide checks and quality gates (which skip with a message
+//! scripts, the fuzz targets' replay, and the corpus-wide checks and quality gates (which skip with a message
 //! when `../shared/corpus` is absent). `cargo test --release`; one module:
 //! `cargo test --release --test it resume`.
 
@@ -18,4 +18,5 @@ mod replica_gate;
 mod replicas;
 mod resume;
 mod robustness;
+mod scripts;
 mod stages;

@@ -1,6 +1,8 @@
 //! Crash safety of `docview ingest`: a child process is killed with SIGKILL in the middle of a
 //! run; the output directory then holds its last commit and says so, and `--resume` finishes
-//! the run with exactly the records, replicas and index documents of a run never interrupted.
+//! the run with exactly the records, replicas and index documents of a run never interrupted,
+//! without the files the killed run left half-written. And one run at a time: a second run
+//! started on the folder of a live one is refused before it touches anything.
 
 use crate::common::{DOCVIEW, SAMPLES};
 use std::io::Write;
@@ -9,6 +11,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use docview::index::index_stats;
+use docview::lock::LOCK_FILE;
 use docview::pipeline::spill::SPILL_FILE;
 use docview::pipeline::{RunState, STATE_FILE, Status};
 
@@ -125,6 +128,19 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
     );
     assert!(!reference.join(SPILL_FILE).exists(), "and removed then");
 
+    // What a kill in the middle of a write leaves: Tantivy's and docview's temporary files
+    // (the kill above may or may not have hit one; these stand for what it can leave). The
+    // killed run's lock file stays, and must not block the resume.
+    let leftovers = [
+        out.join("index/fulltext/.tmpKILLED"),
+        out.join("index/abstract/.tmpKILLED"),
+        out.join(".docview-KILLED.tmp"),
+    ];
+    for path in &leftovers {
+        std::fs::write(path, b"half written").unwrap();
+    }
+    assert!(out.join(LOCK_FILE).exists());
+
     // Resume, and compare with the uninterrupted run.
     let resumed = ingest_cmd(&input, &out, true).output().unwrap();
     assert!(
@@ -151,6 +167,21 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
     };
     assert_eq!(docs(&out), docs(&reference));
     assert_eq!(docs(&out)[0].1, state.counters.kept);
+    for path in &leftovers {
+        assert!(!path.exists(), "{} left after the resume", path.display());
+    }
+    let index_dir = out.join("index");
+    let mut stack = vec![index_dir];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            assert!(!name.starts_with(".tmp"), "{} left", p.display());
+            if p.is_dir() {
+                stack.push(p);
+            }
+        }
+    }
 
     // Resuming a complete run changes nothing; resuming with other inputs is refused.
     let again = ingest_cmd(&input, &out, true).output().unwrap();
@@ -160,4 +191,77 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
         .output()
         .unwrap();
     assert!(!other.status.success());
+}
+
+/// Starts a run on `out` and waits until it has committed; panics if it ends first.
+fn live_run(input: &Path, out: &Path) -> std::process::Child {
+    let mut child = ingest_cmd(input, out, false).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        if RunState::load(&out.join(STATE_FILE)).is_ok_and(|s| s.commits >= 1) {
+            return child;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the ingest ended ({status}) before it committed: make the input bigger");
+        }
+        assert!(Instant::now() < deadline, "no commit within 300 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_second_run_on_a_live_runs_folder_is_refused_and_harms_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("collection.jsonl");
+    write_collection(&input, 90);
+    let reference = dir.path().join("reference");
+    assert!(
+        ingest_cmd(&input, &reference, false)
+            .status()
+            .unwrap()
+            .success()
+    );
+
+    let out = dir.path().join("live");
+    let mut live = live_run(&input, &out);
+    // A second process on the same folder, with each way into an existing one.
+    for flag in ["--overwrite", "--resume"] {
+        let second = ingest_cmd(&input, &out, false).arg(flag).output().unwrap();
+        let said = String::from_utf8_lossy(&second.stderr);
+        assert_eq!(second.status.code(), Some(1), "{flag}: {said}");
+        assert!(said.contains(&out.display().to_string()), "{flag}: {said}");
+        assert!(said.contains("another docview run"), "{flag}: {said}");
+    }
+    assert!(
+        live.try_wait().unwrap().is_none(),
+        "the live run ended before the second ones were tried: make the input bigger"
+    );
+
+    // The live run ends as if it had been alone.
+    let status = live.wait().unwrap();
+    assert!(status.success());
+    for file in [
+        "docviews.jsonl",
+        "replicas.jsonl",
+        "skipped.jsonl",
+        "stats.json",
+    ] {
+        assert!(
+            read(out.join(file)) == read(reference.join(file)),
+            "{file} differs from a run that was alone"
+        );
+    }
+    let state = RunState::load(&out.join(STATE_FILE)).unwrap();
+    assert_eq!(state.status, Status::Complete);
+    // Once it has ended, its folder is free again: --overwrite goes through.
+    let again = ingest_cmd(&input, &out, false)
+        .arg("--overwrite")
+        .output()
+        .unwrap();
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert!(read(out.join("docviews.jsonl")) == read(reference.join("docviews.jsonl")));
 }

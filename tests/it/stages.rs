@@ -9,7 +9,8 @@ use std::process::Command;
 
 use crate::common::{CORPUS, DOCVIEW, SAMPLES};
 use docview::index::{IndexKind, index_stats, search};
-use docview::pipeline::stages::{Plan, Stage, TaskOutcome, run_stages, run_task, table};
+use docview::lock::{FolderLock, LockMode};
+use docview::pipeline::stages::{PLAN_FILE, Plan, Stage, TaskOutcome, run_stages, run_task, table};
 use docview::pipeline::{
     DOCVIEWS, DOCVIEWS_PARQUET, IngestOptions, REPLICAS, RecordLine, ReplicaLine, RunState,
     SKIPPED, STATE_FILE, STATS_FILE, Silent, Status, for_each_line, ingest,
@@ -341,6 +342,53 @@ fn a_task_runs_once_and_not_before_the_stages_it_reads() {
             .to_string()
             .contains("standard input")
     );
+}
+
+#[test]
+fn a_plan_waits_for_running_tasks_and_the_merge_for_a_live_run_on_its_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut options = IngestOptions::new(samples(), out.clone());
+    options.threads = 1;
+    let work = dir.path().join("work");
+    Plan::new(options.clone(), 1)
+        .unwrap()
+        .save(&work, false)
+        .unwrap();
+    // A task of the run holds the work folder's shared lock: a new plan is refused meanwhile.
+    let task = FolderLock::take(&work, LockMode::Shared).unwrap();
+    let mut replan = options.clone();
+    replan.overwrite = true;
+    let refused = Plan::new(replan.clone(), 2)
+        .unwrap()
+        .save(&work, true)
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("another docview run"), "{refused}");
+    assert!(work.join(PLAN_FILE).exists(), "the plan is untouched");
+    drop(task);
+
+    // Another run holds the output folder: every stage runs, and the merge is refused
+    // without touching what that run writes.
+    std::fs::create_dir_all(&out).unwrap();
+    let live = FolderLock::take(&out, LockMode::Exclusive).unwrap();
+    std::fs::write(out.join(STATE_FILE), b"the live run's state").unwrap();
+    let run = |stage: Stage, task: usize| run_task(&work, stage, task);
+    let refused = run_stages(&work, 1, &run, &|_, _, _, _| {})
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("another docview run"), "{refused}");
+    assert!(refused.contains(&out.display().to_string()), "{refused}");
+    assert_eq!(
+        std::fs::read(out.join(STATE_FILE)).unwrap(),
+        b"the live run's state"
+    );
+    assert!(!out.join(DOCVIEWS).exists());
+    // Once it has ended, the merge goes on (a rerun does only what was not done).
+    drop(live);
+    std::fs::remove_file(out.join(STATE_FILE)).unwrap();
+    run_stages(&work, 1, &run, &|_, _, _, _| {}).unwrap();
+    assert!(out.join(DOCVIEWS).exists());
 }
 
 #[test]

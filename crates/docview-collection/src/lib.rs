@@ -15,7 +15,8 @@
 //! - [`index`]: the three Tantivy indexes (full text, topic, abstract), docview's tokenizer and
 //!   querying them.
 //! - [`pipeline`]: `docview ingest`: inputs through every stage, in parallel, resumable.
-//! - [`output`]: writing output files atomically; [`error`]: the layer's error type.
+//! - [`output`]: writing output files atomically; [`lock`]: one run at a time in a folder;
+//!   [`error`]: the layer's error type.
 
 #![deny(missing_docs)]
 
@@ -32,6 +33,7 @@ use docview_text as text;
 pub mod error;
 pub mod index;
 pub mod integrate;
+pub mod lock;
 pub mod minhash;
 pub mod output;
 pub mod pipeline;

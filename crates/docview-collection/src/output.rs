@@ -27,11 +27,21 @@ pub fn read_json<T: DeserializeOwned>(path: &Path, what: &str) -> Result<T> {
         .map_err(|e| Error::bad_input(path.display().to_string(), format!("not {what}: {e}")))
 }
 
+/// The name of every temporary file docview writes starts with this …
+pub const TEMP_PREFIX: &str = ".docview-";
+/// … and ends with this.
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// Whether `name` is one of docview's temporary files (what a killed run leaves behind).
+pub fn is_temp_file_name(name: &str) -> bool {
+    name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)
+}
+
 /// A temporary file in `dir`, readable by all like any file a user writes (tempfile's own
 /// default, owner-only, would leave the outputs unreadable to the services that index them).
 pub(crate) fn temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".docview-").suffix(".tmp");
+    builder.prefix(TEMP_PREFIX).suffix(TEMP_SUFFIX);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -37,6 +37,7 @@ use crate::extract::PageLimits;
 use crate::index::{IndexStats, index_stats};
 use crate::input::{Inputs, RawPage};
 use crate::integrate::IntegrateParams;
+use crate::lock::FolderLock;
 use crate::replica::{Detection, KeywordParams, MinHashParams, MinHasher};
 use crate::stats::{CollectionStats, StatsBuilder, StopwordParams};
 use crate::text::Analyzer;
@@ -196,6 +197,14 @@ impl IngestOptions {
     /// Checks that every setting is in its range; the error names the setting (as the
     /// command line does, without the dashes) and what is wrong.
     pub fn validate(&self) -> Result<()> {
+        if self.out.as_os_str() == "-" {
+            return Err(Error::setting(
+                "out",
+                "`-` is not a folder: ingest writes a folder (the records, the replicas, the \
+                 statistics and three indexes), not a stream; name a folder, or use `docview \
+                 extract --format json` to stream each page's cleaning to standard output",
+            ));
+        }
         let share = |name: &'static str, v: f32, zero: bool| {
             if (zero && (0.0..=1.0).contains(&v)) || (v > 0.0 && v <= 1.0) {
                 Ok(())
@@ -575,8 +584,16 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let input_bytes = inputs.total_bytes();
     let settings = options.settings(input_bytes)?;
     earlier::EarlierRuns::check(options)?;
+    if options.resume && !state_path.exists() {
+        // Nothing to resume, and nothing created to say so.
+        return Err(nothing_to_resume(out));
+    }
+    // One run at a time in `out`, from before anything in it is touched to the end of the run.
+    let _lock = FolderLock::exclusive_for_run(out, STATE_FILE)?;
     let mut state = if options.resume {
         let state = resume_state(out, &state_path, &settings)?;
+        // What the killed run was writing when it stopped: no commit names it.
+        remove_half_written(out)?;
         progress.note(&format!(
             "resuming {}: {} pages committed ({} kept), continuing after input event {}",
             out.display(),
@@ -871,11 +888,7 @@ fn remove_spill(out: &Path) -> Result<()> {
 /// The state of the run to resume in `out`, checked against this run's settings.
 fn resume_state(out: &Path, state_path: &Path, settings: &serde_json::Value) -> Result<RunState> {
     if !state_path.exists() {
-        return Err(Error::bad_input(
-            out.display().to_string(),
-            "nothing to resume: no state.json (not a docview ingest output, or stopped before \
-             its first checkpoint); run the ingest again without --resume",
-        ));
+        return Err(nothing_to_resume(out));
     }
     let state = RunState::load(state_path)?;
     if &state.settings != settings {
@@ -888,6 +901,44 @@ fn resume_state(out: &Path, state_path: &Path, settings: &serde_json::Value) -> 
         ));
     }
     Ok(state)
+}
+
+/// The refusal of `--resume` on a folder without a run state.
+fn nothing_to_resume(out: &Path) -> Error {
+    Error::bad_input(
+        out.display().to_string(),
+        "nothing to resume: no state.json (not a docview ingest output, or stopped before its \
+         first checkpoint); run the ingest again without --resume",
+    )
+}
+
+/// Removes the files a killed run left half-written in `out`: docview's own temporary files
+/// (`output::TEMP_PREFIX`, anywhere in the folder) and Tantivy's (`.tmp…`, in the index
+/// folders), which no commit names and which would otherwise stay, counted in the index sizes.
+/// Called only under the folder's lock, when no run can be writing them.
+fn remove_half_written(out: &Path) -> Result<()> {
+    let mut dirs = vec![out.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let in_index = dir.starts_with(out.join(crate::index::INDEX_DIR));
+        let entries = std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(&dir, e))?;
+            let path = entry.path();
+            let kind = entry.file_type().map_err(|e| Error::io(&path, e))?;
+            if kind.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let ours = crate::output::is_temp_file_name(&name);
+            let tantivys = in_index && name.starts_with(".tmp");
+            if ours || tantivys {
+                std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What differs between the settings of the interrupted run and this one, one entry per
@@ -918,28 +969,27 @@ fn settings_diff(was: &serde_json::Value, now: &serde_json::Value) -> Vec<String
     out
 }
 
-/// Creates `out`, or checks that it is empty: an ingest never mixes with other files. With
-/// `overwrite`, an earlier ingest's output (a folder holding `state.json`) is removed first;
-/// any other folder is left alone.
+/// Checks that `out` is empty: an ingest never mixes with other files. With `overwrite`, an
+/// earlier ingest's output (a folder holding `state.json`) is cleared first; any other folder
+/// is left alone.
+///
+/// The caller holds `out`'s lock ([`FolderLock::exclusive_for_run`], which creates the folder),
+/// so the lock file stays and no other run can be writing here.
 fn prepare_out_dir(out: &Path, overwrite: bool) -> Result<()> {
-    if out.exists() {
-        let mut entries = std::fs::read_dir(out).map_err(|e| Error::io(out, e))?;
-        if entries.next().is_some() {
-            let earlier_ingest = out.join(STATE_FILE).exists();
-            if overwrite && earlier_ingest {
-                std::fs::remove_dir_all(out).map_err(|e| Error::io(out, e))?;
-            } else {
-                let hint = if earlier_ingest {
-                    "it holds a docview ingest; add --resume to continue an interrupted one, \
-                     --overwrite to replace it, or choose a new directory"
-                } else {
-                    "it is not empty and not a docview ingest; choose a new or empty directory"
-                };
-                return Err(Error::bad_input(out.display().to_string(), hint));
-            }
-        }
+    if crate::lock::is_empty(out)? {
+        return Ok(());
     }
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))
+    let earlier_ingest = out.join(STATE_FILE).exists();
+    if overwrite && earlier_ingest {
+        return crate::lock::clear(out);
+    }
+    let hint = if earlier_ingest {
+        "it holds a docview ingest; add --resume to continue an interrupted one, --overwrite to \
+         replace it, or choose a new directory"
+    } else {
+        "it is not empty and not a docview ingest; choose a new or empty directory"
+    };
+    Err(Error::bad_input(out.display().to_string(), hint))
 }
 
 #[cfg(test)]

@@ -57,6 +57,7 @@ use super::{
 use crate::clean::cleaner_with_model;
 use crate::index::{IndexSet, index_stats, merge_index_sets};
 use crate::input::{InputUnit, Inputs};
+use crate::lock::{FolderLock, LockMode};
 use crate::replica::template::{CopyKey, distinct_line_keys};
 use crate::replica::{
     Detection, Fingerprint, Fingerprints, MinHasher, ReplicaDetector, ReplicaKind, Signature,
@@ -119,8 +120,20 @@ impl Plan {
     /// Writes the plan into the work folder `work` (created if needed). A folder that holds
     /// another plan is refused, unless `overwrite` (then its files are removed first); the same
     /// plan again is accepted, and its finished tasks stay finished.
+    ///
+    /// It holds the work folder's exclusive lock meanwhile: a plan is never replaced under
+    /// running tasks (each holds a shared lock).
     pub fn save(&self, work: &Path, overwrite: bool) -> Result<()> {
         let path = work.join(PLAN_FILE);
+        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        if absolute(work) == absolute(&self.options.out) {
+            return Err(Error::bad_input(
+                work.display().to_string(),
+                "the work folder cannot be the output folder (--out): the merge writes the \
+                 output of one process there; choose another --work",
+            ));
+        }
+        let _lock = FolderLock::exclusive_for_run(work, PLAN_FILE)?;
         if path.exists() {
             let same = Plan::load(work)
                 .ok()
@@ -135,19 +148,13 @@ impl Plan {
                      --overwrite to replace it",
                 ));
             }
-            std::fs::remove_dir_all(work).map_err(|e| Error::io(work, e))?;
-        } else if work.exists()
-            && std::fs::read_dir(work)
-                .map_err(|e| Error::io(work, e))?
-                .next()
-                .is_some()
-        {
+            crate::lock::clear(work)?;
+        } else if !crate::lock::is_empty(work)? {
             return Err(Error::bad_input(
                 work.display().to_string(),
                 "it is not empty and holds no plan; choose a new or empty folder",
             ));
         }
-        std::fs::create_dir_all(work).map_err(|e| Error::io(work, e))?;
         crate::output::write_json_atomically(&path, self)
     }
 
@@ -283,6 +290,15 @@ pub enum TaskOutcome {
     AlreadyDone,
 }
 
+/// The shared lock of a planned work folder (one that does not exist is told by `Plan::load`).
+fn work_lock(work: &Path) -> Result<Option<FolderLock>> {
+    if work.join(PLAN_FILE).exists() {
+        FolderLock::take(work, LockMode::Shared).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 fn marker(work: &Path, stage: Stage, task: usize) -> PathBuf {
     work.join(DONE_DIR)
         .join(format!("{}-{task}", stage.as_str()))
@@ -294,7 +310,11 @@ fn shard_dir(work: &Path, shard: usize) -> PathBuf {
 
 /// Runs task `task` of `stage` in the work folder `work` (skipped when its marker says it was
 /// done). The stages before it must be done: a missing input file is an error that names it.
+///
+/// The task holds the work folder's shared lock while it runs (tasks go side by side; a new
+/// plan waits for them), and `merge` the output folder's exclusive lock, as `ingest` does.
 pub fn run_task(work: &Path, stage: Stage, task: usize) -> Result<TaskOutcome> {
+    let _lock = work_lock(work)?;
     let plan = Plan::load(work)?;
     let tasks = plan.tasks(stage);
     if task >= tasks {
@@ -1467,13 +1487,14 @@ fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
     let input_bytes = Some(plan.units.iter().map(InputUnit::size).sum());
     let settings = options.settings(input_bytes)?;
     let state_path = out.join(STATE_FILE);
+    let _lock = FolderLock::exclusive_for_run(out, STATE_FILE)?;
     // A merge of this run that stopped half-way (its state says `running` with these
     // settings) is started again; any other folder is left to `prepare_out_dir`'s rules.
     let ours = RunState::load(&state_path)
         .ok()
         .is_some_and(|s| s.settings == settings && s.status == Status::Running);
     if ours {
-        std::fs::remove_dir_all(out).map_err(|e| Error::io(out, e))?;
+        crate::lock::clear(out)?;
     }
     prepare_out_dir(out, options.overwrite)?;
     RunState::new(settings.clone()).save(&state_path)?;
@@ -1554,6 +1575,8 @@ pub fn run_stages(
     run: &(dyn Fn(Stage, usize) -> Result<TaskOutcome> + Sync),
     progress: &(dyn Fn(Stage, usize, TaskOutcome, f64) + Sync),
 ) -> Result<()> {
+    // Held from the first stage to the last: no new plan between two stages.
+    let _lock = work_lock(work)?;
     let plan = Plan::load(work)?;
     let workers = workers.max(1);
     for stage in Stage::ALL {

@@ -1,0 +1,69 @@
+//! The repository's scripts, run as a user runs them: `scripts/spark_smoke.sh` with a binary
+//! given in `DOCVIEW_BIN` (no build), its Spark driver stood in for by the local pool (PySpark is
+//! a 300 MB download, not part of the tests).
+
+use crate::common::{DOCVIEW, ROOT};
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::process::Command;
+
+fn executable(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn spark_smoke_uses_the_binary_it_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    // A virtual environment whose pip installs nothing and whose "Spark driver" runs the
+    // stages with the local pool of the binary it is handed (`--docview`), and a `java`.
+    let venv = dir.path().join("venv");
+    executable(&venv.join("bin/pip"), "#!/bin/sh\nexit 0\n");
+    executable(
+        &venv.join("bin/python"),
+        "#!/bin/sh\n# scripts/spark_stages.py --work W --docview D --master M\n\
+         work=\"$3\"; docview=\"$5\"\n\
+         echo \"driver ran $docview\" >&2\n\
+         exec \"$docview\" stages pool --quiet --work \"$work\"\n",
+    );
+    let bin = dir.path().join("bin");
+    executable(&bin.join("java"), "#!/bin/sh\nexit 0\n");
+    // The script must not build when it is given a binary.
+    executable(
+        &bin.join("cargo"),
+        "#!/bin/sh\necho 'cargo was called' >&2\nexit 3\n",
+    );
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let smoke = |docview: &str| {
+        Command::new("bash")
+            .arg(Path::new(ROOT).join("scripts/spark_smoke.sh"))
+            .env("DOCVIEW_BIN", docview)
+            .env("VENV", &venv)
+            .env("PATH", &path)
+            .output()
+            .unwrap()
+    };
+    let out = smoke(DOCVIEW);
+    let (said, printed) = (
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout),
+    );
+    assert!(out.status.success(), "{said}\n{printed}");
+    assert!(said.contains(&format!("driver ran {DOCVIEW}")), "{said}");
+    for file in ["docviews.jsonl", "replicas.jsonl", "docviews.parquet"] {
+        assert!(
+            printed.contains(&format!("{file}: the same as one process")),
+            "{printed}"
+        );
+    }
+    // A path that is no binary is refused at once, naming it.
+    let out = smoke("/nonexistent/docview");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(said.contains("DOCVIEW_BIN=/nonexistent/docview"), "{said}");
+}
