@@ -94,20 +94,8 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
     // The same run, killed once it has committed a few batches.
     let out = dir.path().join("killed");
     let mut child = ingest_cmd(&input, &out, false).spawn().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(300);
-    let killed_at = loop {
-        if let Ok(state) = RunState::load(&out.join(STATE_FILE))
-            && state.commits >= 3
-        {
-            child.kill().unwrap(); // SIGKILL on Unix
-            break state;
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("the ingest ended ({status}) before it could be killed: make the input bigger");
-        }
-        assert!(Instant::now() < deadline, "no commit within 300 s");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let killed_at = wait_for_commits(&mut child, &out, 3);
+    child.kill().unwrap(); // SIGKILL on Unix
     child.wait().unwrap();
 
     // The directory holds the last commit and says so.
@@ -193,13 +181,15 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
     assert!(!other.status.success());
 }
 
-/// Starts a run on `out` and waits until it has committed; panics if it ends first.
-fn live_run(input: &Path, out: &Path) -> std::process::Child {
-    let mut child = ingest_cmd(input, out, false).spawn().unwrap();
+/// Waits until the run of `child` on `out` has made `commits` commits, and gives its state
+/// then; panics if it ends first.
+fn wait_for_commits(child: &mut std::process::Child, out: &Path, commits: u64) -> RunState {
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
-        if RunState::load(&out.join(STATE_FILE)).is_ok_and(|s| s.commits >= 1) {
-            return child;
+        if let Ok(state) = RunState::load(&out.join(STATE_FILE))
+            && state.commits >= commits
+        {
+            return state;
         }
         if let Some(status) = child.try_wait().unwrap() {
             panic!("the ingest ended ({status}) before it committed: make the input bigger");
@@ -223,7 +213,8 @@ fn a_second_run_on_a_live_runs_folder_is_refused_and_harms_nothing() {
     );
 
     let out = dir.path().join("live");
-    let mut live = live_run(&input, &out);
+    let mut live = ingest_cmd(&input, &out, false).spawn().unwrap();
+    wait_for_commits(&mut live, &out, 1);
     // A second process on the same folder, with each way into an existing one.
     for flag in ["--overwrite", "--resume"] {
         let second = ingest_cmd(&input, &out, false).arg(flag).output().unwrap();
