@@ -277,6 +277,17 @@ fn writer_budget(heap_bytes: usize, threads: usize) -> (usize, usize) {
     (threads, per_thread)
 }
 
+/// `doc` as a document of the docview schema.
+fn document(fields: &Fields, doc: &IndexDoc) -> TantivyDocument {
+    let mut document = TantivyDocument::default();
+    document.add_text(fields.url, doc.url);
+    document.add_text(fields.title, doc.title);
+    document.add_text(fields.body, doc.body);
+    document.add_u64(fields.seq, doc.seq);
+    document.add_text(fields.lang, doc.lang);
+    document
+}
+
 /// One index being written.
 struct KindWriter {
     path: PathBuf,
@@ -301,15 +312,8 @@ impl KindWriter {
     }
 
     fn add(&mut self, doc: &IndexDoc) -> Result<()> {
-        let f = &self.fields;
-        let mut document = TantivyDocument::default();
-        document.add_text(f.url, doc.url);
-        document.add_text(f.title, doc.title);
-        document.add_text(f.body, doc.body);
-        document.add_u64(f.seq, doc.seq);
-        document.add_text(f.lang, doc.lang);
         self.writer
-            .add_document(document)
+            .add_document(document(&self.fields, doc))
             .map_err(|e| index_error(&self.path, e))?;
         Ok(())
     }
@@ -563,6 +567,22 @@ pub fn search(dir: &Path, kind: IndexKind, query: &str, k: usize) -> Result<Vec<
     let index = OpenIndex::open(dir, kind)?;
     let query = index.query(query, Combine::Any)?;
     index.hits(query.as_ref(), k)
+}
+
+/// Runs `text` down every path docview queries `index` by: `docview query`'s (title and body,
+/// any word: its hits with snippets and its terms' posting lists) and `docview compare`'s (the
+/// body, every word: posting-list cost, count, top 10). The entry point of the query fuzz
+/// target (`fuzz/fuzz_targets/query.rs`) and of its replay in the tests: any text gives hits or
+/// an error ([`Error::Query`] for a query [`check_query`] refuses), never a panic or an abort.
+pub fn query_paths(index: &OpenIndex, text: &str) -> Result<()> {
+    let query = index.query(text, Combine::Any)?;
+    index.hits(query.as_ref(), 10)?;
+    index.term_postings(query.as_ref())?;
+    let body = index.body_query(text, Combine::All)?;
+    index.postings_cost(body.as_ref())?;
+    index.count(body.as_ref())?;
+    index.search_top(body.as_ref(), 10)?;
+    Ok(())
 }
 
 fn hit(doc: &TantivyDocument, fields: &Fields, score: f32, snippets: &SnippetGenerator) -> Hit {

@@ -9,14 +9,15 @@ use serde::Serialize;
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{Query, QueryParser};
 use tantivy::schema::{Field, Value};
-use tantivy::{DocId, Index, Score, Searcher, SegmentReader, TantivyDocument, Term};
+use tantivy::{DocId, Index, IndexWriter, Score, Searcher, SegmentReader, TantivyDocument, Term};
 
 use tantivy::snippet::SnippetGenerator;
 
 use super::query::{Nothing, QueryError, check_query};
 use super::{
-    Fields, Hit, IndexKind, SNIPPET_CHARS, hit, index_error, index_path, open_index, reader,
-    spaced_han_words,
+    Fields, Hit, IndexDoc, IndexKind, MIN_BYTES_PER_THREAD, SNIPPET_CHARS, document, hit,
+    index_error, index_path, open_index, reader, schema, spaced_han_words, tokenizers,
+    writer_options,
 };
 use crate::Result;
 
@@ -87,6 +88,35 @@ impl OpenIndex {
         let path = index_path(dir, kind);
         let index = open_index(&path)?;
         let fields = Fields::of(&index, &path)?;
+        let searcher = reader(&index, &path)?.searcher();
+        Ok(OpenIndex {
+            kind,
+            path,
+            index,
+            fields,
+            searcher,
+        })
+    }
+
+    /// An index of `kind` held in memory, holding `docs`: the query path without files, for
+    /// the query fuzz target (`fuzz/fuzz_targets/query.rs`) and tests.
+    pub fn in_memory(kind: IndexKind, docs: &[IndexDoc]) -> Result<OpenIndex> {
+        let path = PathBuf::from("(in memory)");
+        let index = Index::builder()
+            .schema(schema())
+            .tokenizers(tokenizers())
+            .create_in_ram()
+            .map_err(|e| index_error(&path, e))?;
+        let fields = Fields::of(&index, &path)?;
+        let mut writer: IndexWriter = index
+            .writer_with_options(writer_options(MIN_BYTES_PER_THREAD, 1))
+            .map_err(|e| index_error(&path, e))?;
+        for doc in docs {
+            writer
+                .add_document(document(&fields, doc))
+                .map_err(|e| index_error(&path, e))?;
+        }
+        writer.commit().map_err(|e| index_error(&path, e))?;
         let searcher = reader(&index, &path)?.searcher();
         Ok(OpenIndex {
             kind,
