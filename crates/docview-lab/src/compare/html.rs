@@ -788,7 +788,7 @@ fn millis(ms: f64) -> String {
         format!("{ms:.1} ms")
     } else if ms == 0.0 {
         "0 ms".to_string()
-    } else if ms >= 1.0 || ms < 0.0 {
+    } else if !(0.0..1.0).contains(&ms) {
         format!("{ms:.2} ms")
     } else {
         let decimals = (1 - ms.log10().floor() as i32).max(2) as usize;
