@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fills fuzz/corpus/<target>/ with seed inputs: the bundled sample pages and WARC, the WARC
 # files of ../shared/warc when they are beside the repository, JSON Lines made from the sample
-# pages, and a few HTTP response heads. The corpus folders are git-ignored: seeds are copied at
-# run time, never committed.
+# pages, a few HTTP response heads and a few queries (the seeds of tests/it/fuzz_replay.rs). The
+# corpus folders are git-ignored: seeds are copied at run time, never committed.
 set -euo pipefail
 cd "$(dirname "$0")"
 root=..
@@ -30,4 +30,11 @@ printf 'HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Len
 printf 'HTTP/1.1 404 Not Found\r\nContent-Type: text/html\r\n\r\n' > corpus/http_head/404
 printf 'HTTP/1.0 200\r\nContent-Encoding: gzip\r\nTransfer-Encoding: chunked\r\n\r\n' > corpus/http_head/codings
 printf 'HTTP/1.1 301 Moved\nLocation: /x\nContent-Type: text/plain\n\n' > corpus/http_head/bare-lf
-echo "seeded: $(ls corpus/page | wc -l) pages, $(ls corpus/warc | wc -l) WARC files, $(ls corpus/jsonl | wc -l) JSONL files, $(ls corpus/http_head | wc -l) heads"
+mkdir -p corpus/query
+i=0
+for q in 'ferry dock' '"ferry service" +dock -island' 'title:ferry OR body:(dock AND repairs)' \
+         '搜索引擎 抓取网页' '"抓取网页"~2' '(ferry OR dock) AND NOT gull^2' 'repai* seq:[0 TO 5]' \
+         '-ferry' '*' 'title:'; do
+  printf '%s' "$q" > "corpus/query/q$i"; i=$((i + 1))
+done
+echo "seeded: $(ls corpus/page | wc -l) pages, $(ls corpus/warc | wc -l) WARC files, $(ls corpus/jsonl | wc -l) JSONL files, $(ls corpus/http_head | wc -l) heads, $(ls corpus/query | wc -l) queries"

@@ -580,13 +580,15 @@ struct QueryArgs {
     #[arg(value_name = "DIR")]
     dir: PathBuf,
     /// The query: words (stemmed and segmented as the index was), "phrases", +required,
-    /// -excluded, title:word.
-    #[arg(value_name = "QUERY")]
+    /// -excluded (also first: `-draft notes`), title:word, (groups), AND, OR, NOT. At most 64
+    /// `(` and `NOT` and 4,096 bytes. A query that is also a flag of this command (`-k`,
+    /// `--json`) needs `--` before it.
+    #[arg(value_name = "QUERY", allow_hyphen_values = true)]
     query: String,
     /// Which index to search.
     #[arg(long, value_enum, default_value_t = IndexArg::Topic)]
     index: IndexArg,
-    /// Number of hits.
+    /// Number of hits (at most the index's documents).
     #[arg(short, long, value_name = "K", default_value_t = 10)]
     k: usize,
     /// Print the hits as JSON lines.
@@ -1438,18 +1440,12 @@ fn query(args: QueryArgs) -> Result<()> {
         IndexArg::Abstract => IndexKind::Abstract,
     };
     let index = OpenIndex::open(&args.dir, kind)?;
-    let parsed = index.query(&args.query, Combine::Any);
-    let hits = match &parsed {
-        Some(q) => index.hits(q.as_ref(), args.k)?,
-        None => Vec::new(),
-    };
+    let parsed = index.query(&args.query, Combine::Any)?;
+    let hits = index.hits(parsed.as_ref(), args.k)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.explain {
-        let terms = match &parsed {
-            Some(q) => index.term_postings(q.as_ref())?,
-            None => Vec::new(),
-        };
+        let terms = index.term_postings(parsed.as_ref())?;
         if args.json {
             serde_json::to_writer(&mut out, &serde_json::json!({ "explain": terms }))?;
             writeln!(out)?;
@@ -1461,9 +1457,6 @@ fn query(args: QueryArgs) -> Result<()> {
                 kind.as_str(),
                 index.num_docs()
             )?;
-            if terms.is_empty() {
-                writeln!(out, "  no terms")?;
-            }
             for t in &terms {
                 writeln!(
                     out,

@@ -1,5 +1,9 @@
 //! What the integration tests share: the paths of the binary and of the bundled and shared
-//! corpora.
+//! corpora, and an ingest of the bundled sample WARC.
+
+use std::path::{Path, PathBuf};
+
+use docview::pipeline::{IngestOptions, Silent, ingest};
 
 /// The `docview` binary built for the tests.
 pub const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
@@ -9,3 +13,11 @@ pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 pub const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
 /// The labelled real pages beside the repository (tests that read them skip when absent).
 pub const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+
+/// The bundled sample WARC ingested into `dir/ingest` (its indexes for `query` and `compare`).
+pub fn ingested(dir: &Path) -> PathBuf {
+    let out = dir.join("ingest");
+    let warc = Path::new(SAMPLES).join("warc/corpus-samples.warc.gz");
+    ingest(&IngestOptions::new(vec![warc], out.clone()), &Silent).expect("ingest");
+    out
+}

@@ -1,19 +1,11 @@
 //! End-to-end tests of `docview compare` and `docview query --explain` on the bundled samples:
 //! the sample WARC ingested, then compared with the labelled set written for it.
 
-use crate::common::{DOCVIEW, SAMPLES};
-use std::path::{Path, PathBuf};
+use crate::common::{DOCVIEW, SAMPLES, ingested};
+use std::path::Path;
 use std::process::Command;
 
 use docview::compare::{CompareOptions, CompareReport, compare, write_report};
-use docview::pipeline::{IngestOptions, Silent, ingest};
-
-fn ingested(dir: &Path) -> PathBuf {
-    let out = dir.join("ingest");
-    let warc = Path::new(SAMPLES).join("warc/corpus-samples.warc.gz");
-    ingest(&IngestOptions::new(vec![warc], out.clone()), &Silent).expect("ingest");
-    out
-}
 
 fn report_on_samples(dir: &Path) -> CompareReport {
     let mut options = CompareOptions::new(ingested(dir));
@@ -139,4 +131,37 @@ fn a_labelled_set_the_ingest_does_not_hold_is_refused() {
         err.contains("other-set") && err.contains("none of its 1 pages"),
         "{err}"
     );
+}
+
+/// A bad line of a `--queries` file (nested too deep for the query parser, nothing to search
+/// for) is an error naming the file and the line, not an abort, and nothing is written.
+#[test]
+fn a_bad_line_of_a_queries_file_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let ingest_dir = ingested(dir.path());
+    let queries = dir.path().join("log.txt");
+    for (bad, why) in [
+        ("(".repeat(5000), "nested"),
+        ("\"(".repeat(20_000), "nested"),
+        ("title:".to_string(), "nothing to search for"),
+    ] {
+        std::fs::write(
+            &queries,
+            format!("# a query log\nferry dock\n{bad}\nharbor\n"),
+        )
+        .unwrap();
+        let o = Command::new(DOCVIEW)
+            .arg("compare")
+            .arg(&ingest_dir)
+            .arg("--queries")
+            .arg(&queries)
+            .args(["--runs", "1"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{:?}: {err}", o.status);
+        assert!(err.contains("log.txt line 3"), "{err}");
+        assert!(err.contains(why), "{why:?} not in {err}");
+        assert!(!ingest_dir.join("compare.json").exists());
+    }
 }

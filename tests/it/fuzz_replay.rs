@@ -1,14 +1,18 @@
 //! The fuzz targets' entry points on stable Rust, in the normal test command: the seeds
 //! (`corpus-samples/`, and `../shared/warc` when it is there), a fixed-seed set of mutations
 //! of them (bit flips, byte inserts and deletes, truncations, splices, repeated chunks), and
-//! every input kept under `fuzz/regressions/<target>/`, through the same four entry points as
-//! `fuzz/fuzz_targets/*.rs`: the page path to a DocView, the WARC reader, the HTTP head parser
-//! and the JSONL reader. Each must return (a page, events, an error), never panic.
+//! every input kept under `fuzz/regressions/<target>/`, through the same five entry points as
+//! `fuzz/fuzz_targets/*.rs`: the page path to a DocView, the WARC reader, the HTTP head parser,
+//! the JSONL reader and the query paths. Each must return (a page, events, hits, an error),
+//! never panic or abort.
 //! cargo-fuzz runs these targets for as long as one likes (`fuzz/README.md`); this test runs a
 //! bounded number of inputs so that CI checks them on every change.
 
 use crate::common::ROOT;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use docview::index::{IndexDoc, IndexKind, OpenIndex, query_paths};
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -30,6 +34,37 @@ fn http_head(data: &[u8]) {
 
 fn jsonl(data: &[u8]) {
     let _ = docview::input::jsonl_events(data, "fuzz.jsonl");
+}
+
+/// The pages of the query target's index (as in `fuzz/fuzz_targets/query.rs`).
+const PAGES: [(&str, &str); 3] = [
+    (
+        "Ferry to Gull Island",
+        "The ferry service resumes after dock repairs.",
+    ),
+    ("搜索引擎介绍", "搜索引擎每天抓取网页，然后建立索引。"),
+    ("To be or not", "to be or not to be 2003 1,000 AND OR NOT"),
+];
+
+static INDEX: LazyLock<OpenIndex> = LazyLock::new(|| {
+    let docs: Vec<IndexDoc> = PAGES
+        .iter()
+        .enumerate()
+        .map(|(seq, &(title, body))| IndexDoc {
+            seq: seq as u64,
+            url: "http://fuzz.example/",
+            title,
+            body,
+            lang: "en",
+        })
+        .collect();
+    OpenIndex::in_memory(IndexKind::Topic, &docs).expect("an index in memory")
+});
+
+fn query(data: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = query_paths(&INDEX, text);
+    }
 }
 
 fn files(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
@@ -196,4 +231,28 @@ fn jsonl_reader_survives_mutated_lines() {
         })
         .collect();
     check("jsonl", jsonl, &seeds, 4);
+}
+
+#[test]
+fn query_paths_survive_mutated_queries() {
+    let seeds: Vec<Vec<u8>> = [
+        "ferry dock",
+        "\"ferry service\" +dock -island",
+        "title:ferry OR body:(dock AND repairs)",
+        "搜索引擎 抓取网页",
+        "\"抓取网页\"~2",
+        "(ferry OR dock) AND NOT gull^2",
+        "repai* seq:[0 TO 5]",
+        "-ferry",
+        "*",
+        "title:",
+    ]
+    .iter()
+    .map(|q| q.as_bytes().to_vec())
+    .collect();
+    // The entry point answers: hits for a query, an error for a bad one.
+    assert!(query_paths(&INDEX, "ferry").is_ok());
+    assert!(query_paths(&INDEX, &"(".repeat(5000)).is_err());
+    let runs = check("query", query, &seeds, 5);
+    assert!(runs > 480, "{runs}");
 }

@@ -14,6 +14,7 @@ mod fuzz_replay;
 mod incremental;
 mod ingest;
 mod quality_gate;
+mod query;
 mod replica_gate;
 mod replicas;
 mod resume;

@@ -47,6 +47,9 @@ pub enum Error {
     /// MinHash parameters that cannot work.
     #[error("minhash: {0}")]
     MinHash(#[from] crate::minhash::MinHashError),
+    /// A query cannot be searched: nested too deep, too long, or nothing to search for.
+    #[error(transparent)]
+    Query(#[from] crate::index::QueryError),
     /// An unknown index name was asked for.
     #[error("unknown index {0:?} (known: fulltext, topic, abstract)")]
     UnknownIndex(String),

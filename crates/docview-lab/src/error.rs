@@ -21,6 +21,16 @@ pub enum Error {
         /// What was wrong.
         reason: String,
     },
+    /// A line of a query file is a query that cannot be searched.
+    #[error("{} line {line}: {source}", path.display())]
+    Query {
+        /// The query file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong with its query.
+        source: docview_collection::index::QueryError,
+    },
     /// A replica benchmark cannot be built or read.
     #[error("replica benchmark {path}: {reason}")]
     Benchmark {

@@ -8,8 +8,10 @@
 //! They exist to be compared side by side (size, query cost, retrieval quality), so all three
 //! share one [`schema`] and one analyser, the [`tokenizer`] registered as `docview`. This module
 //! owns writing them ([`IndexSet`]), measuring them ([`index_stats`]) and querying them
-//! ([`search`]).
+//! ([`search`], [`OpenIndex`]), every query checked first ([`query`]: not nested too deep for
+//! tantivy's parser, not too long, something to search for).
 
+pub mod query;
 mod reader;
 pub mod tokenizer;
 
@@ -35,6 +37,7 @@ use crate::error::{Error, Result};
 use crate::text::is_han;
 use crate::text::segment::{for_each_jieba_word, for_each_run};
 
+pub use query::{MAX_QUERY_BYTES, MAX_QUERY_NESTING, Nothing, QueryError, check_query};
 pub use reader::{Combine, IndexSpace, OpenIndex, PostingsCost, TermPostings};
 pub use tokenizer::{DocviewTokenizer, TOKENIZER_NAME};
 
@@ -274,6 +277,17 @@ fn writer_budget(heap_bytes: usize, threads: usize) -> (usize, usize) {
     (threads, per_thread)
 }
 
+/// `doc` as a document of the docview schema.
+fn document(fields: &Fields, doc: &IndexDoc) -> TantivyDocument {
+    let mut document = TantivyDocument::default();
+    document.add_text(fields.url, doc.url);
+    document.add_text(fields.title, doc.title);
+    document.add_text(fields.body, doc.body);
+    document.add_u64(fields.seq, doc.seq);
+    document.add_text(fields.lang, doc.lang);
+    document
+}
+
 /// One index being written.
 struct KindWriter {
     path: PathBuf,
@@ -298,15 +312,8 @@ impl KindWriter {
     }
 
     fn add(&mut self, doc: &IndexDoc) -> Result<()> {
-        let f = &self.fields;
-        let mut document = TantivyDocument::default();
-        document.add_text(f.url, doc.url);
-        document.add_text(f.title, doc.title);
-        document.add_text(f.body, doc.body);
-        document.add_u64(f.seq, doc.seq);
-        document.add_text(f.lang, doc.lang);
         self.writer
-            .add_document(document)
+            .add_document(document(&self.fields, doc))
             .map_err(|e| index_error(&self.path, e))?;
         Ok(())
     }
@@ -553,13 +560,29 @@ pub struct Hit {
 /// `title:a`) over title and body, parsed leniently: stray quotes, colons or operators are
 /// dropped rather than reported. Runs of Chinese characters are cut into words first, so that
 /// each word is a term as an English word is (tantivy would make one phrase of them). A query
-/// without terms (empty, only punctuation, `*`) finds nothing.
+/// nested too deep, too long, or with nothing to search for (empty, `*`, `title:`, only
+/// punctuation) is an [`Error::Query`] saying which ([`check_query`]). `k` is cut to the
+/// index's documents.
 pub fn search(dir: &Path, kind: IndexKind, query: &str, k: usize) -> Result<Vec<Hit>> {
     let index = OpenIndex::open(dir, kind)?;
-    match index.query(query, Combine::Any) {
-        Some(query) => index.hits(query.as_ref(), k),
-        None => Ok(Vec::new()),
-    }
+    let query = index.query(query, Combine::Any)?;
+    index.hits(query.as_ref(), k)
+}
+
+/// Runs `text` down every path docview queries `index` by: `docview query`'s (title and body,
+/// any word: its hits with snippets and its terms' posting lists) and `docview compare`'s (the
+/// body, every word: posting-list cost, count, top 10). The entry point of the query fuzz
+/// target (`fuzz/fuzz_targets/query.rs`) and of its replay in the tests: any text gives hits or
+/// an error ([`Error::Query`] for a query [`check_query`] refuses), never a panic or an abort.
+pub fn query_paths(index: &OpenIndex, text: &str) -> Result<()> {
+    let query = index.query(text, Combine::Any)?;
+    index.hits(query.as_ref(), 10)?;
+    index.term_postings(query.as_ref())?;
+    let body = index.body_query(text, Combine::All)?;
+    index.postings_cost(body.as_ref())?;
+    index.count(body.as_ref())?;
+    index.search_top(body.as_ref(), 10)?;
+    Ok(())
 }
 
 fn hit(doc: &TantivyDocument, fields: &Fields, score: f32, snippets: &SnippetGenerator) -> Hit {
@@ -968,11 +991,25 @@ mod tests {
             "\u{0}",
         ];
         for query in junk {
-            let hits = search(dir.path(), IndexKind::Topic, query, 10)
-                .unwrap_or_else(|e| panic!("{query:?}: {e}"));
-            if query.trim().is_empty() {
-                assert!(hits.is_empty(), "{query:?}");
+            match search(dir.path(), IndexKind::Topic, query, 10) {
+                Ok(_) => assert!(!query.trim().is_empty(), "{query:?}"),
+                Err(Error::Query(QueryError::NothingToSearch { .. })) => {}
+                Err(e) => panic!("{query:?}: {e}"),
             }
+        }
+        for (query, why) in [
+            ("", Nothing::Empty),
+            ("*", Nothing::OnlyAll),
+            ("title:", Nothing::FieldWithoutTerm("title".into())),
+            ("。", Nothing::NoWord),
+            ("\"\"", Nothing::NoWord),
+        ] {
+            let err = search(dir.path(), IndexKind::Topic, query, 10).expect_err(query);
+            assert_eq!(
+                err.to_string(),
+                QueryError::nothing(query, why).to_string(),
+                "{query:?}"
+            );
         }
         let hits = search(dir.path(), IndexKind::Topic, "\"river", 10).expect("search");
         assert_eq!(urls(&hits), vec!["https://e.org/river"]);
@@ -981,6 +1018,64 @@ mod tests {
                 .expect("k 0")
                 .is_empty()
         );
+    }
+
+    /// The deepest query [`check_query`] lets through parses and searches on a test thread's
+    /// 2 MiB of stack; a deeper one is refused before tantivy's parser sees it.
+    #[test]
+    fn nesting_is_bounded_before_the_parser() {
+        let dir = collection();
+        let index = OpenIndex::open(dir.path(), IndexKind::Topic).expect("open");
+        let half = MAX_QUERY_NESTING / 2;
+        for deepest in [
+            format!("{}river", "(".repeat(MAX_QUERY_NESTING)),
+            format!(
+                "{}river{}",
+                "(".repeat(MAX_QUERY_NESTING),
+                ")".repeat(MAX_QUERY_NESTING)
+            ),
+            format!("{}river", "NOT (".repeat(half)),
+            format!("{}river", "\"(".repeat(MAX_QUERY_NESTING)),
+            format!("{}river", "+(-(".repeat(half)),
+        ] {
+            for combine in [Combine::Any, Combine::All] {
+                if let Ok(query) = index.query(&deepest, combine) {
+                    index.hits(query.as_ref(), 10).expect("hits");
+                    index.count(query.as_ref()).expect("count");
+                    index.term_postings(query.as_ref()).expect("terms");
+                }
+            }
+            let deeper = format!("({deepest}");
+            assert!(
+                matches!(
+                    index.query(&deeper, Combine::Any),
+                    Err(QueryError::TooDeep { .. })
+                ),
+                "{deeper}"
+            );
+        }
+        let err = search(dir.path(), IndexKind::Topic, &"(".repeat(5000), 10).expect_err("deep");
+        assert!(matches!(
+            err,
+            Error::Query(QueryError::TooDeep { nesting: 5000, .. })
+        ));
+    }
+
+    #[test]
+    fn k_is_cut_to_the_documents() {
+        let dir = collection();
+        for k in [3, 4, 1_000_000_000, usize::MAX] {
+            let hits =
+                search(dir.path(), IndexKind::Topic, "river OR garden OR 网页", k).expect("search");
+            assert_eq!(hits.len(), 3, "{k}");
+        }
+        let index = OpenIndex::open(dir.path(), IndexKind::Topic).expect("open");
+        let query = index.query("river", Combine::Any).expect("query");
+        assert_eq!(
+            index.search_top(query.as_ref(), usize::MAX).expect("top"),
+            1
+        );
+        assert_eq!(index.search_top(query.as_ref(), 0).expect("top"), 1);
     }
 
     #[test]

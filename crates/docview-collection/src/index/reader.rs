@@ -9,13 +9,15 @@ use serde::Serialize;
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{Query, QueryParser};
 use tantivy::schema::{Field, Value};
-use tantivy::{DocId, Index, Score, Searcher, SegmentReader, TantivyDocument, Term};
+use tantivy::{DocId, Index, IndexWriter, Score, Searcher, SegmentReader, TantivyDocument, Term};
 
 use tantivy::snippet::SnippetGenerator;
 
+use super::query::{Nothing, QueryError, check_query};
 use super::{
-    Fields, Hit, IndexKind, SNIPPET_CHARS, hit, index_error, index_path, open_index, reader,
-    spaced_han_words,
+    Fields, Hit, IndexDoc, IndexKind, MIN_BYTES_PER_THREAD, SNIPPET_CHARS, document, hit,
+    index_error, index_path, open_index, reader, schema, spaced_han_words, tokenizers,
+    writer_options,
 };
 use crate::Result;
 
@@ -96,6 +98,35 @@ impl OpenIndex {
         })
     }
 
+    /// An index of `kind` held in memory, holding `docs`: the query path without files, for
+    /// the query fuzz target (`fuzz/fuzz_targets/query.rs`) and tests.
+    pub fn in_memory(kind: IndexKind, docs: &[IndexDoc]) -> Result<OpenIndex> {
+        let path = PathBuf::from("(in memory)");
+        let index = Index::builder()
+            .schema(schema())
+            .tokenizers(tokenizers())
+            .create_in_ram()
+            .map_err(|e| index_error(&path, e))?;
+        let fields = Fields::of(&index, &path)?;
+        let mut writer: IndexWriter = index
+            .writer_with_options(writer_options(MIN_BYTES_PER_THREAD, 1))
+            .map_err(|e| index_error(&path, e))?;
+        for doc in docs {
+            writer
+                .add_document(document(&fields, doc))
+                .map_err(|e| index_error(&path, e))?;
+        }
+        writer.commit().map_err(|e| index_error(&path, e))?;
+        let searcher = reader(&index, &path)?.searcher();
+        Ok(OpenIndex {
+            kind,
+            path,
+            index,
+            fields,
+            searcher,
+        })
+    }
+
     /// Which index.
     pub fn kind(&self) -> IndexKind {
         self.kind
@@ -107,17 +138,25 @@ impl OpenIndex {
     }
 
     /// `text` as a query over the body only (title and URL are the same in every index, so
-    /// comparisons look at what each index adds), or `None` when it has no term.
-    pub fn body_query(&self, text: &str, combine: Combine) -> Option<Box<dyn Query>> {
+    /// comparisons look at what each index adds); an error when [`check_query`] refuses it or
+    /// it has no term.
+    pub fn body_query(&self, text: &str, combine: Combine) -> Result<Box<dyn Query>, QueryError> {
         self.parse(text, vec![self.fields.body], combine)
     }
 
-    /// `text` as a query over title and body (what `docview query` searches).
-    pub fn query(&self, text: &str, combine: Combine) -> Option<Box<dyn Query>> {
+    /// `text` as a query over title and body (what `docview query` searches); an error when
+    /// [`check_query`] refuses it or it has no term.
+    pub fn query(&self, text: &str, combine: Combine) -> Result<Box<dyn Query>, QueryError> {
         self.parse(text, vec![self.fields.title, self.fields.body], combine)
     }
 
-    fn parse(&self, text: &str, fields: Vec<Field>, combine: Combine) -> Option<Box<dyn Query>> {
+    fn parse(
+        &self,
+        text: &str,
+        fields: Vec<Field>,
+        combine: Combine,
+    ) -> Result<Box<dyn Query>, QueryError> {
+        check_query(text)?;
         let mut parser = QueryParser::for_index(&self.index, fields);
         if combine == Combine::All {
             parser.set_conjunction_by_default();
@@ -125,27 +164,39 @@ impl OpenIndex {
         let (query, _ignored) = parser.parse_query_lenient(&spaced_han_words(text));
         let mut any = false;
         query.query_terms(&mut |_, _| any = true);
-        any.then_some(query)
+        if any {
+            Ok(query)
+        } else {
+            Err(QueryError::nothing(text, Nothing::NoWord))
+        }
+    }
+
+    /// `k` cut to the documents of the index (at least 1): tantivy's top-k collector allocates
+    /// room for `k` hits before it searches.
+    fn capped(&self, k: usize) -> usize {
+        k.min(usize::try_from(self.num_docs()).unwrap_or(usize::MAX))
+            .max(1)
     }
 
     /// The top `k` documents for `query`, best first, ties to the earlier page (lower `seq`),
     /// with their scores. Ties are broken by the pages, not by where the index keeps them, so
     /// an index merged from shards answers as one built in a single process.
     fn top_docs(&self, query: &dyn Query, k: usize) -> Result<Vec<(f32, TantivyDocument)>> {
-        if k == 0 {
+        if k == 0 || self.num_docs() == 0 {
             return Ok(Vec::new());
         }
-        let by_score_then_seq = TopDocs::with_limit(k).tweak_score(|segment: &SegmentReader| {
-            let seq = segment
-                .fast_fields()
-                .u64("seq")
-                .ok()
-                .map(|column| column.first_or_default_col(u64::MAX));
-            move |doc: DocId, score: Score| {
-                let seq = seq.as_ref().map_or(u64::MAX, |c| c.get_val(doc));
-                (score, std::cmp::Reverse(seq))
-            }
-        });
+        let by_score_then_seq =
+            TopDocs::with_limit(self.capped(k)).tweak_score(|segment: &SegmentReader| {
+                let seq = segment
+                    .fast_fields()
+                    .u64("seq")
+                    .ok()
+                    .map(|column| column.first_or_default_col(u64::MAX));
+                move |doc: DocId, score: Score| {
+                    let seq = seq.as_ref().map_or(u64::MAX, |c| c.get_val(doc));
+                    (score, std::cmp::Reverse(seq))
+                }
+            });
         let top = self
             .searcher
             .search(query, &by_score_then_seq)
@@ -194,7 +245,7 @@ impl OpenIndex {
     /// search engine does before it shows results (timed by `docview compare`).
     pub fn search_top(&self, query: &dyn Query, k: usize) -> Result<usize> {
         self.searcher
-            .search(query, &TopDocs::with_limit(k.max(1)).order_by_score())
+            .search(query, &TopDocs::with_limit(self.capped(k)).order_by_score())
             .map(|top| top.len())
             .map_err(|e| index_error(&self.path, e))
     }

@@ -33,7 +33,7 @@ fn index_cost(index: &OpenIndex, set: &QuerySet, runs: usize) -> Result<IndexCos
     let (mut entries, mut bytes, mut matches) = (0u64, 0u64, 0u64);
     let mut timings_ms: Vec<f64> = Vec::with_capacity(set.queries.len() * runs);
     for text in &set.queries {
-        let Some(query) = index.body_query(text, Combine::All) else {
+        let Ok(query) = index.body_query(text, Combine::All) else {
             continue;
         };
         let cost = index.postings_cost(query.as_ref())?;

@@ -775,6 +775,9 @@ fn percent(share: f64) -> String {
     format!("{:.1} %", share * 100.0)
 }
 
+/// A latency in milliseconds: thousands separators from 100, one decimal from 10, two from 1,
+/// and two significant digits below 1 ms, so that latencies of a few microseconds stay apart
+/// (`0.0030 ms`, not `0.00 ms`).
 fn millis(ms: f64) -> String {
     if !ms.is_finite() {
         return "–".to_string();
@@ -783,8 +786,13 @@ fn millis(ms: f64) -> String {
         format!("{} ms", human_float(ms))
     } else if ms >= 10.0 {
         format!("{ms:.1} ms")
-    } else {
+    } else if ms == 0.0 {
+        "0 ms".to_string()
+    } else if !(0.0..1.0).contains(&ms) {
         format!("{ms:.2} ms")
+    } else {
+        let decimals = (1 - ms.log10().floor() as i32).max(2) as usize;
+        format!("{ms:.decimals$} ms")
     }
 }
 
@@ -1174,6 +1182,20 @@ mod tests {
         assert_eq!(millis(1_234.0), "1,234 ms");
         assert_eq!(trim_float(2.5), "2.5");
         assert_eq!(trim_float(3.0), "3");
+    }
+
+    /// Latencies of a few microseconds keep their significant digits (the terminal table
+    /// prints 0.003 ms; the page once showed 0.00 ms for every index).
+    #[test]
+    fn latency_keeps_significant_digits() {
+        assert_eq!(millis(0.003), "0.0030 ms");
+        assert_eq!(millis(0.00412), "0.0041 ms");
+        assert_eq!(millis(0.0456), "0.046 ms");
+        assert_eq!(millis(0.84), "0.84 ms");
+        assert_eq!(millis(2.5), "2.50 ms");
+        assert_eq!(millis(12.34), "12.3 ms");
+        assert_eq!(millis(0.0), "0 ms");
+        assert_ne!(millis(0.003), millis(0.004));
     }
 
     /// `name` on PATH, if any.

@@ -11,7 +11,7 @@ use rand::distr::weighted::WeightedIndex;
 use rand_chacha::ChaCha8Rng;
 
 use crate::eval::LabelledPage;
-use crate::index::OpenIndex;
+use crate::index::{OpenIndex, check_query};
 use crate::text::{Language, stopwords};
 use crate::{Error, Result};
 
@@ -24,15 +24,24 @@ pub struct QuerySet {
     pub queries: Vec<String>,
 }
 
-/// One query a line; blank lines and lines starting with `#` are left out.
+/// One query a line; blank lines and lines starting with `#` are left out. A query that
+/// [`check_query`] refuses (nested too deep, too long, nothing to search for) is an error
+/// naming the file and the line.
 pub fn queries_from_file(path: &Path) -> Result<QuerySet> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
-    let queries: Vec<String> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(str::to_string)
-        .collect();
+    let mut queries = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        check_query(line).map_err(|source| Error::Query {
+            path: path.to_path_buf(),
+            line: i + 1,
+            source,
+        })?;
+        queries.push(line.to_string());
+    }
     if queries.is_empty() {
         return Err(Error::bad_input(
             path.display().to_string(),

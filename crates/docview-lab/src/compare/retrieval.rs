@@ -98,8 +98,8 @@ fn ask_page(index: &OpenIndex, page: &LabelledPage, url: &str) -> Result<PageOut
     let mut out = PageOutcome::default();
     let in_top = |text: &str, combine: Combine| -> Result<Option<Option<usize>>> {
         match index.body_query(text, combine) {
-            None => Ok(None),
-            Some(q) => Ok(Some(
+            Err(_) => Ok(None),
+            Ok(q) => Ok(Some(
                 index
                     .top_urls(q.as_ref(), 10)?
                     .iter()
