@@ -482,7 +482,11 @@ fn extract_says_why_the_topic_content_is_empty() {
     }
     let dir = tempfile::tempdir().expect("tempdir");
     let scripted = dir.path().join("scripted.html");
-    std::fs::write(&scripted, "<html><body><script>render()</script></body></html>").unwrap();
+    std::fs::write(
+        &scripted,
+        "<html><body><script>render()</script></body></html>",
+    )
+    .unwrap();
     let links = dir.path().join("links.html");
     let menu: String = (0..12)
         .map(|i| format!("<li><a href=/s{i}>Section {i}</a></li>"))

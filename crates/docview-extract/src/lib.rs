@@ -529,6 +529,5 @@ mod tests {
             why(scripted, &Framework::default()),
             Some(EmptyTopic::NoVisibleText)
         );
-
     }
 }

@@ -411,7 +411,9 @@ mod tests {
             Some("Dredging closes the landing")
         );
         // No headline: the body starts at once, or bold words come after it.
-        let none = format!("<body><article>{BODY}<p><b>Bold words later on</b></p>{BODY}</article></body>");
+        let none = format!(
+            "<body><article>{BODY}<p><b>Bold words later on</b></p>{BODY}</article></body>"
+        );
         assert_eq!(headline_of(&none), None);
     }
 }

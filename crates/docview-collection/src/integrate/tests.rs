@@ -487,8 +487,8 @@ fn empty_topic_content_is_flagged() {
         &Framework::default(),
     )
     .unwrap();
-    let report = serde_json::to_value(extracted.report("empty.html", None, &Framework::default()))
-        .unwrap();
+    let report =
+        serde_json::to_value(extracted.report("empty.html", None, &Framework::default())).unwrap();
     assert_eq!(report["language"], d.language.as_str());
     let d = docview(
         &article("Rivers"),
