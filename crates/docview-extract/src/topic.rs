@@ -102,6 +102,10 @@ pub struct TopicPage {
 /// A headline has at most this many terms.
 pub const HEADLINE_MAX_TERMS: usize = 30;
 
+/// A bold line is a headline from this many terms: a kicker or a section label ("PUBLIC
+/// NOTICES", "SEARCH", often in a `<font>`, which counts as weighty) has one or two.
+pub const HEADLINE_MIN_TERMS: usize = 3;
+
 /// A bold line heads the topic content when it is among its first this many lines.
 pub const HEADLINE_LINES: usize = 4;
 
@@ -181,17 +185,20 @@ fn lines(tree: &TagTree, root: NodeId, show: &dyn Fn(NodeId) -> Show, limit: usi
 
 /// The page's headline: the first `<h1>` of its topic content; else the page's one `<h1>`
 /// (when it has exactly one that is not a link, as a logo is); else the first line of the topic
-/// content set in bold or as a heading, of 2 to [`HEADLINE_MAX_TERMS`] terms and not a link,
+/// content set in bold or as a heading, of [`HEADLINE_MIN_TERMS`] to [`HEADLINE_MAX_TERMS`]
+/// terms and not a link,
 /// among its first [`HEADLINE_LINES`] lines and before any longer line (the body). A headline
-/// has 1 to [`HEADLINE_MAX_TERMS`] terms. The topic content here is the blocks under the topic
-/// root that were kept or whose own text alone was dropped.
+/// has 1 to [`HEADLINE_MAX_TERMS`] terms. The topic content here is the kept blocks under the
+/// topic root, and the topic root's own text.
 pub fn headline(tree: &TagTree, cleaned: &Cleaned) -> Option<String> {
     let fits = |l: &Line| (1..=HEADLINE_MAX_TERMS).contains(&l.terms()) && !l.anchor;
     // A cleaner may leave the headline out of the topic content (the framework drops the
-    // headline and byline before the topic text): the topic root's blocks whose own text was
-    // dropped show it here.
+    // headline and byline before the topic text, in the topic root's own text): the topic
+    // root shows its own text here, whatever its verdict.
     let shown = |id: NodeId| match cleaned.decisions.get(id as usize).map(|d| d.verdict) {
-        Some(Verdict::Kept | Verdict::TextDropped) => Show::All,
+        Some(Verdict::Kept) => Show::All,
+        Some(Verdict::TextDropped) if Some(id) == cleaned.topic_root => Show::All,
+        Some(Verdict::TextDropped) => Show::ChildrenOnly,
         _ => Show::Nothing,
     };
     let topic = match cleaned.topic_root {
@@ -216,7 +223,7 @@ pub fn headline(tree: &TagTree, cleaned: &Cleaned) -> Option<String> {
         .iter()
         .take(HEADLINE_LINES)
         .take_while(|l| l.terms() <= HEADLINE_MAX_TERMS)
-        .find(|l| l.strong && l.terms() >= 2 && fits(l))
+        .find(|l| l.strong && l.terms() >= HEADLINE_MIN_TERMS && fits(l))
         .map(|l| l.text.clone())
 }
 
@@ -392,7 +399,7 @@ mod tests {
         // A 2003 page: a kicker, a bold headline in a font tag, a byline, the story.
         let old = format!(
             "<body><table><tr><td><b>SEARCH</b><br><a href=/a>Front page</a> \
-            <a href=/b>Sports</a></td><td>PUBLIC NOTICES<br><font size=5><b>Harbor dredging \
+            <a href=/b>Sports</a></td><td><font size=1>PUBLIC NOTICES</font><br><font size=5><b>Harbor dredging \
             to close the town landing</b></font><br>Posted by the Harbor Master<br>{BODY}{BODY}\
             </td></tr></table></body>"
         );
