@@ -828,6 +828,9 @@ fn extract(args: ExtractArgs) -> Result<()> {
         if let Some(why) = &page.truncated {
             eprintln!("docview: {name}: {why}");
         }
+        if let Some(why) = page.empty_topic(cleaner.as_ref()) {
+            eprintln!("docview: {name}: the topic content is empty: {why}");
+        }
         match args.format {
             Format::Text => {
                 if args.pages.len() > 1 {

@@ -446,6 +446,74 @@ fn extract_from_stdin() {
     assert_eq!(from_stdin, from_file);
 }
 
+/// Runs `docview extract ARGS -` with `page` on standard input.
+fn extract_stdin(args: &[&str], page: &[u8]) -> Output {
+    let mut child = Command::new(DOCVIEW)
+        .arg("extract")
+        .args(args)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn docview");
+    let mut stdin = child.stdin.take().unwrap();
+    let bytes = page.to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes).expect("write stdin"));
+    let out = child.wait_with_output().expect("docview output");
+    writer.join().unwrap();
+    out
+}
+
+/// Issue 25: a one-paragraph page keeps its paragraph, and a page whose topic content is empty
+/// says so and why on standard error, one line per page, and still succeeds.
+#[test]
+fn extract_says_why_the_topic_content_is_empty() {
+    let one = b"<html><body><p>hello world, this is a one-paragraph page.</p></body></html>";
+    for format in ["text", "json", "html"] {
+        let out = extract_stdin(&["--format", format], one);
+        assert_eq!(out.status.code(), Some(0), "{format}: {}", stderr(&out));
+        assert!(
+            stdout(&out).contains("hello world, this is a one-paragraph page."),
+            "{format}: {}",
+            stdout(&out)
+        );
+        assert_eq!(stderr(&out), "", "{format}");
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let scripted = dir.path().join("scripted.html");
+    std::fs::write(
+        &scripted,
+        "<html><body><script>render()</script></body></html>",
+    )
+    .unwrap();
+    let links = dir.path().join("links.html");
+    let menu: String = (0..12)
+        .map(|i| format!("<li><a href=/s{i}>Section {i}</a></li>"))
+        .collect();
+    std::fs::write(&links, format!("<html><body><ul>{menu}</ul></body></html>")).unwrap();
+    let (scripted, links) = (scripted.to_str().unwrap(), links.to_str().unwrap());
+    let article = site_page("fieldnotes", "dawn-chorus.html");
+    let out = run(&["extract", scripted, article.to_str().unwrap(), links]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert_eq!(
+        lines[0],
+        format!(
+            "docview: {scripted}: the topic content is empty: the page shows no text (its \
+             markup holds none outside scripts, styles and hidden elements)"
+        )
+    );
+    assert!(
+        lines[1].starts_with(&format!(
+            "docview: {links}: the topic content is empty: the learned cleaner kept none of its "
+        )),
+        "{err}"
+    );
+}
+
 #[test]
 fn extract_gzip_page() {
     // The labelled copy is the gzip of the page's bytes: same output as the page itself.

@@ -94,16 +94,26 @@ fn ingest_of_the_sample_warc_removes_replicas_and_writes_every_output() {
         .find(|r| r.docview.identifier == DAWN_CHORUS_SHORTLINK)
         .unwrap();
     assert_eq!(chorus.docview.replicas, [DAWN_CHORUS]);
-    // The notice posted as "New Page 1" is titled by its keywords.
+    // The notice posted as "New Page 1" is titled by its bold headline (issue 25), and its
+    // "E-mail this story" link is no relevant link.
     let notice = recs
         .iter()
         .find(|r| r.docview.original_title == "New Page 1")
         .unwrap();
-    assert!(notice.docview.title_from_keywords);
-    assert!(
-        notice.docview.title.contains("moorings"),
+    assert!(!notice.docview.title_from_keywords);
+    assert_eq!(
+        notice.docview.title, "Harbor dredging to close the town landing for two weeks",
         "{:?}",
         notice.docview
+    );
+    assert!(
+        !notice
+            .docview
+            .relevant_links
+            .iter()
+            .any(|l| l.url.contains("mailstory")),
+        "{:?}",
+        notice.docview.relevant_links
     );
     // Relative links resolve against the page URL.
     let ferry = recs

@@ -11,7 +11,8 @@
 //! tree, so the topic content page, the topic root and its paragraphs work as with the
 //! framework. A page where no block reaches the threshold has no topic content: the labelled
 //! sets hold such pages, and keeping the framework's choice there scored lower (wcxb-dev
-//! 0.852 against 0.855 cross-validated).
+//! 0.852 against 0.855 cross-validated); except a short page, whose few blocks of prose are
+//! kept ([`short_page_prose`](super::short_page_prose)).
 //!
 //! Site-aware when its model has a site stage (`train-cleaner --site-evidence`; the shipped
 //! model has none): the cleaner learns each site's [`SiteRepeats`] (what the site's pages
@@ -26,7 +27,10 @@ use super::features::{BlockFeatures, FEATURE_NAMES, block_features};
 use super::framework::Analysis;
 use super::model::BlockModel;
 use super::site_evidence::{N_SITE, PageSignature, RepeatsLearner, SITE_NAMES, SiteRepeats};
-use super::{BlockEvidence, Cleaned, Cleaner, Decision, Framework, SiteLearner, SiteModel};
+use super::{
+    BlockEvidence, Cleaned, Cleaner, Decision, Framework, SHORT_PAGE_REASON, SiteLearner,
+    SiteModel, short_page_prose,
+};
 use docview_page::{NodeId, TagTree};
 
 /// A block between two kept blocks is kept with them when its score reaches this share of the
@@ -200,6 +204,14 @@ pub fn decide(
             own_kept[id] = true;
         }
     }
+    let mut kept_reason = "model score at or above the threshold";
+    if !own_kept.iter().any(|&k| k) {
+        // A short page's prose is its topic content, whatever its score ([`short_page_prose`]).
+        for id in short_page_prose(tree) {
+            own_kept[id as usize] = true;
+            kept_reason = SHORT_PAGE_REASON;
+        }
+    }
     if !own_kept.iter().any(|&k| k) {
         // No topic content: the labelled sets hold such pages (a chart of titles, a shop page
         // whose products load by script), and the pipeline keeps their visible text when it
@@ -223,7 +235,7 @@ pub fn decide(
     for id in tree.descendants(topic_root) {
         let i = id as usize;
         decisions[i] = if own_kept[i] {
-            Decision::kept("model score at or above the threshold")
+            Decision::kept(kept_reason)
         } else if holds[i] {
             Decision::text_dropped("kept blocks below, own text scored low")
         } else {
@@ -348,5 +360,20 @@ mod tests {
         );
         assert_eq!(c.topic_text, "one two three\n\nseven eight nine");
         assert_eq!(&*tree.node(c.topic_root.unwrap()).label, "div#a");
+    }
+
+    #[test]
+    fn a_short_page_keeps_its_only_paragraph() {
+        let cleaner = Learned::embedded().expect("the shipped model loads");
+        let page = "<html><body><p>hello world, this is a one-paragraph page.</p></body></html>";
+        let c = cleaner.clean(&build(page));
+        assert_eq!(c.topic_text, "hello world, this is a one-paragraph page.");
+        assert_eq!(c.paragraphs.len(), 1);
+        let root = c.topic_root.expect("a topic root");
+        assert_eq!(c.decisions[root as usize].reason, crate::SHORT_PAGE_REASON);
+        // A short page of links only keeps nothing.
+        let links = "<html><body><p><a href=/a>one page here</a> <a href=/b>another page \
+            there</a></p></body></html>";
+        assert!(cleaner.clean(&build(links)).topic_root.is_none());
     }
 }

@@ -178,6 +178,39 @@ impl Cleaned {
     }
 }
 
+/// A page of at most this many visible text blocks is a short page ([`short_page_prose`]).
+pub const SHORT_PAGE_BLOCKS: usize = 3;
+
+/// A text block of a short page is prose when it has at least this many terms and is not a
+/// hub block (mostly anchor text) nor an image block.
+pub const SHORT_PAGE_MIN_TERMS: u32 = 5;
+
+/// The reason of a block kept by the short-page rule.
+pub const SHORT_PAGE_REASON: &str = "a short page's prose";
+
+/// The prose blocks of a short page, the topic content a cleaner that kept nothing of it keeps
+/// (issue 25: a one-paragraph page is not empty): when the page has at most
+/// [`SHORT_PAGE_BLOCKS`] visible text blocks, those of them with [`SHORT_PAGE_MIN_TERMS`] terms
+/// or more that are neither hub nor image blocks. Empty for any other page, and for a short
+/// page of links, images or a few words.
+pub fn short_page_prose(tree: &TagTree) -> Vec<NodeId> {
+    let mut text_blocks = 0usize;
+    let mut prose = Vec::new();
+    for ((i, node), visible) in tree.nodes.iter().enumerate().zip(tree.visible_nodes()) {
+        if !visible || node.own.terms == 0 {
+            continue;
+        }
+        text_blocks += 1;
+        if text_blocks > SHORT_PAGE_BLOCKS {
+            return Vec::new();
+        }
+        if node.own.terms >= SHORT_PAGE_MIN_TERMS && node.block_type == PageType::Topic {
+            prose.push(i as NodeId);
+        }
+    }
+    prose
+}
+
 /// A page cleaner: from a markup tag tree to its topic content.
 pub trait Cleaner: Send + Sync {
     /// The name users pick it by (`--cleaner NAME`).

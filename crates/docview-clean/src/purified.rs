@@ -1,6 +1,6 @@
 //! The topic content page (004 §4.2): the topic content reorganised into an HTML page in its
 //! original layout. The kept container blocks keep their tags, nesting and order; headings stay
-//! headings; images keep their alt text. Two pages of one template give topic content pages of
+//! headings; images keep their `src` (as the page wrote it) and alt text. Two pages of one template give topic content pages of
 //! one template.
 
 use super::Cleaned;
@@ -59,8 +59,14 @@ fn write_blocks(tree: &TagTree, cleaned: &Cleaned, root: NodeId, out: &mut Strin
                 escape_html_into(out, tree.slice(start, end));
             }
             Item::Break if own && heading == 0 => out.push_str("<br>"),
-            Item::Image { start, end } if own => {
-                out.push_str("<img alt=\"");
+            Item::Image { start, end, src } if own => {
+                out.push_str("<img");
+                if let Some(src) = tree.images.get(src as usize).filter(|s| !s.is_empty()) {
+                    out.push_str(" src=\"");
+                    escape_html_into(out, src);
+                    out.push('"');
+                }
+                out.push_str(" alt=\"");
                 escape_html_into(out, tree.slice(start, end));
                 out.push_str("\">");
             }
@@ -115,5 +121,23 @@ mod tests {
         assert!(page.contains("a &lt;b&gt; tag"), "{page}");
         assert!(!page.contains("Home"), "{page}");
         assert!(!page.contains("Copyright"), "{page}");
+    }
+
+    #[test]
+    fn images_keep_their_src() {
+        let html = "<html><body><article><p>A paragraph with enough words to be the topic \
+            content of this page, about the harbor and its boats.</p>\
+            <p>The boats at dawn <img src=\" /img/boat.jpg?a=1&amp;b=2 \" alt=\"A boat\"> \
+            <img alt=none> as the harbor master saw them from the pier this morning.</p>\
+            <p>A second paragraph follows it with more words about the same harbor here.</p>\
+            </article></body></html>";
+        let tree = build(html);
+        let cleaned = Framework::default().clean(&tree);
+        let page = topic_content_page(&tree, &cleaned);
+        assert!(
+            page.contains("<img src=\"/img/boat.jpg?a=1&amp;b=2\" alt=\"A boat\">"),
+            "{page}"
+        );
+        assert!(page.contains("<img alt=\"none\">"), "{page}");
     }
 }

@@ -11,6 +11,7 @@ use docview_clean::{Cleaned, Cleaner, SiteModel, Verdict};
 use docview_input::{CharsetSource, decode_html, looks_binary};
 use docview_measure::{FeatureVector, feature_vector};
 use docview_page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
+use docview_text::tokens::count_tokens;
 use docview_text::{Analyzer, Language, detect_language, language_from_tag};
 mod error;
 pub mod topic;
@@ -275,7 +276,61 @@ pub struct ExtractReport<'a> {
     pub blocks: Vec<BlockReport<'a>>,
 }
 
+/// Why a page's topic content is empty (no term in it, as the record's `topic_content_empty`
+/// counts): what `docview extract` says on standard error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmptyTopic {
+    /// A reader sees no text on the page: its markup holds none outside scripts, styles and
+    /// hidden elements (a page a script writes).
+    NoVisibleText,
+    /// The cleaner kept none of the page's text blocks.
+    NothingKept {
+        /// The cleaner's name.
+        cleaner: &'static str,
+        /// The page's visible text blocks.
+        blocks: usize,
+    },
+}
+
+impl std::fmt::Display for EmptyTopic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EmptyTopic::NoVisibleText => f.write_str(
+                "the page shows no text (its markup holds none outside scripts, styles and \
+                 hidden elements)",
+            ),
+            EmptyTopic::NothingKept { cleaner, blocks } => write!(
+                f,
+                "the {cleaner} cleaner kept none of its {blocks} text block{} as topic content",
+                if *blocks == 1 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
 impl Extraction {
+    /// Why the topic content is empty, when it is; `cleaner` is the one that cleaned the page.
+    pub fn empty_topic(&self, cleaner: &dyn Cleaner) -> Option<EmptyTopic> {
+        if count_tokens(&self.cleaned.topic_text) > 0 {
+            return None;
+        }
+        let blocks = self
+            .tree
+            .nodes
+            .iter()
+            .zip(self.tree.visible_nodes())
+            .filter(|(node, visible)| *visible && node.own.terms > 0)
+            .count();
+        Some(if blocks == 0 {
+            EmptyTopic::NoVisibleText
+        } else {
+            EmptyTopic::NothingKept {
+                cleaner: cleaner.name(),
+                blocks,
+            }
+        })
+    }
+
     /// The report of one block.
     pub fn block_report(&self, id: NodeId) -> BlockReport<'_> {
         let n = self.tree.node(id);
@@ -433,5 +488,46 @@ mod tests {
         .unwrap();
         assert!(page.truncated.is_some());
         assert_eq!(page.tree.all_text().matches('a').count(), 10);
+    }
+
+    /// A cleaner that keeps nothing.
+    struct Nothing;
+
+    impl Cleaner for Nothing {
+        fn name(&self) -> &'static str {
+            "nothing"
+        }
+        fn clean(&self, tree: &TagTree) -> Cleaned {
+            Cleaned::empty(tree)
+        }
+    }
+
+    #[test]
+    fn an_empty_topic_content_says_why() {
+        let why = |html: &str, cleaner: &dyn Cleaner| {
+            extract_page(html.as_bytes(), None, "p.html", cleaner)
+                .unwrap()
+                .empty_topic(cleaner)
+        };
+        let two = "<body><p>one short paragraph here.</p><div>and a second block</div></body>";
+        assert_eq!(why(two, &Framework::default()), None);
+        let nothing = why(two, &Nothing).expect("empty");
+        assert_eq!(
+            nothing,
+            EmptyTopic::NothingKept {
+                cleaner: "nothing",
+                blocks: 2
+            }
+        );
+        assert_eq!(
+            nothing.to_string(),
+            "the nothing cleaner kept none of its 2 text blocks as topic content"
+        );
+        // A page of scripts and images shows no text.
+        let scripted = "<body><script>write('words')</script><img src=a.png></body>";
+        assert_eq!(
+            why(scripted, &Framework::default()),
+            Some(EmptyTopic::NoVisibleText)
+        );
     }
 }

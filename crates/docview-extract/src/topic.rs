@@ -13,9 +13,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Extraction;
-use docview_clean::Verdict;
+use docview_clean::{Cleaned, Verdict};
 use docview_measure::{FeatureVector, block_text, text_feature_vector};
-use docview_page::{NodeId, PageSignals, PageType};
+use docview_page::{Item, NodeId, PageSignals, PageType, Show, TagTree};
+use docview_text::tokens::count_tokens;
 use docview_text::{Analyzer, Language};
 
 /// A block's own text and its block weight (Algorithm 1).
@@ -92,6 +93,138 @@ pub struct TopicPage {
     pub links: Vec<PageLink>,
     /// The page's signals of its kind, for the page-type classifier.
     pub signals: PageSignals,
+    /// The page's headline ([`headline`]), when it has one: the DocView's title when the
+    /// `<title>` means nothing.
+    #[serde(default)]
+    pub headline: Option<String>,
+}
+
+/// A headline has at most this many terms.
+pub const HEADLINE_MAX_TERMS: usize = 30;
+
+/// A bold line is a headline from this many terms: a kicker or a section label ("PUBLIC
+/// NOTICES", "SEARCH", often in a `<font>`, which counts as weighty) has one or two.
+pub const HEADLINE_MIN_TERMS: usize = 3;
+
+/// A bold line heads the topic content when it is among its first this many lines.
+pub const HEADLINE_LINES: usize = 4;
+
+/// One line of a rendering, with how its text is set.
+#[derive(Debug, Default)]
+struct Line {
+    text: String,
+    /// Every run of text with letters is inside `<h1>`.
+    h1: bool,
+    /// Every run of text with letters is inside a heading or a weighty tag (b, strong, ...).
+    strong: bool,
+    /// Some run is anchor text.
+    anchor: bool,
+}
+
+impl Line {
+    fn terms(&self) -> usize {
+        count_tokens(&self.text)
+    }
+}
+
+/// The lines under `root`, as [`docview_page::render`] cuts them (at breaks, headings and
+/// blocks), of the blocks `show` shows; at most `limit` lines with text.
+fn lines(tree: &TagTree, root: NodeId, show: &dyn Fn(NodeId) -> Show, limit: usize) -> Vec<Line> {
+    let mut out: Vec<Line> = Vec::new();
+    let mut line = Line::default();
+    let end_line = |line: &mut Line, out: &mut Vec<Line>| {
+        let done = std::mem::take(line);
+        if !done.text.trim().is_empty() {
+            out.push(Line {
+                text: done.text.split_whitespace().collect::<Vec<_>>().join(" "),
+                ..done
+            });
+        }
+    };
+    let mut stack: Vec<(NodeId, bool, usize)> = match show(root) {
+        Show::Nothing => Vec::new(),
+        s => vec![(root, s == Show::All, 0)],
+    };
+    while let Some((id, own, pos)) = stack.pop() {
+        if out.len() >= limit {
+            break;
+        }
+        let Some(item) = tree.node(id).items.get(pos) else {
+            end_line(&mut line, &mut out);
+            continue;
+        };
+        stack.push((id, own, pos + 1));
+        match *item {
+            Item::Text { start, end, style } if own => {
+                let text = tree.slice(start, end);
+                if text.chars().any(char::is_alphanumeric) {
+                    let first = line.text.trim().is_empty();
+                    line.h1 = (first || line.h1) && style.heading == 1;
+                    line.strong = (first || line.strong) && (style.heading > 0 || style.weighty);
+                    line.anchor |= style.anchor;
+                }
+                line.text.push_str(text);
+            }
+            Item::Text { .. } => {}
+            Item::Break | Item::Image { .. } => end_line(&mut line, &mut out),
+            Item::Child(child) => {
+                end_line(&mut line, &mut out);
+                if !tree.node(child).hidden {
+                    match show(child) {
+                        Show::Nothing => {}
+                        s => stack.push((child, s == Show::All, 0)),
+                    }
+                }
+            }
+        }
+    }
+    end_line(&mut line, &mut out);
+    out.truncate(limit);
+    out
+}
+
+/// The page's headline: the first `<h1>` of its topic content; else the page's one `<h1>`
+/// (when it has exactly one that is not a link, as a logo is); else the first line of the topic
+/// content set in bold or as a heading, of [`HEADLINE_MIN_TERMS`] to [`HEADLINE_MAX_TERMS`]
+/// terms and not a link,
+/// among its first [`HEADLINE_LINES`] lines and before any longer line (the body). A headline
+/// has 1 to [`HEADLINE_MAX_TERMS`] terms. The topic content here is the kept blocks under the
+/// topic root, and the topic root's own text.
+pub fn headline(tree: &TagTree, cleaned: &Cleaned) -> Option<String> {
+    let fits = |l: &Line| (1..=HEADLINE_MAX_TERMS).contains(&l.terms()) && !l.anchor;
+    // A cleaner may leave the headline out of the topic content (the framework drops the
+    // headline and byline before the topic text, in the topic root's own text): the topic
+    // root shows its own text here, whatever its verdict.
+    let shown = |id: NodeId| match cleaned.decisions.get(id as usize).map(|d| d.verdict) {
+        Some(Verdict::Kept) => Show::All,
+        Some(Verdict::TextDropped) if Some(id) == cleaned.topic_root => Show::All,
+        Some(Verdict::TextDropped) => Show::ChildrenOnly,
+        _ => Show::Nothing,
+    };
+    let topic = match cleaned.topic_root {
+        Some(root) => lines(tree, root, &shown, usize::MAX),
+        None => Vec::new(),
+    };
+    if let Some(h1) = topic.iter().find(|l| l.h1 && fits(l)) {
+        return Some(h1.text.clone());
+    }
+    if let Some(root) = tree.root() {
+        let h1s: Vec<Line> = lines(tree, root, &|_| Show::All, usize::MAX)
+            .into_iter()
+            .filter(|l| l.h1 && !l.anchor)
+            .collect();
+        if let [h1] = &h1s[..]
+            && fits(h1)
+        {
+            return Some(h1.text.clone());
+        }
+    }
+    topic
+        .iter()
+        .take(HEADLINE_LINES)
+        .take_while(|l| l.terms() <= HEADLINE_MAX_TERMS)
+        .find(|l| l.strong && l.terms() >= HEADLINE_MIN_TERMS && fits(l))
+        .map(|l| l.text.clone())
 }
 
 impl TopicPage {
@@ -162,6 +295,7 @@ impl TopicPage {
             topic_blocks,
             hub_blocks,
             links,
+            headline: headline(tree, cleaned),
         }
     }
 
@@ -244,9 +378,49 @@ mod tests {
                 feature_vector(&page.tree, [id], &page.cleaned.weights, &analyzer, lang)
             );
         }
+        assert_eq!(topic.headline.as_deref(), Some("Tide pools"));
         // A round trip through JSON gives the same page.
         let json = serde_json::to_string(&topic).unwrap();
         let back: TopicPage = serde_json::from_str(&json).unwrap();
         assert_eq!(back, topic);
+    }
+
+    fn headline_of(html: &str) -> Option<String> {
+        let page = extract_page(html.as_bytes(), None, "t", &Framework::default()).unwrap();
+        headline(&page.tree, &page.cleaned)
+    }
+
+    const BODY: &str = "<p>The town landing and the north float will be closed to all boats \
+        for two weeks while a contractor dredges the channel between the landing and the \
+        breakwater, the harbor master said on Friday.</p>";
+
+    #[test]
+    fn the_headline_is_an_h1_or_a_bold_line_heading_the_topic_content() {
+        // A 2003 page: a kicker, a bold headline in a font tag, a byline, the story.
+        let old = format!(
+            "<body><table><tr><td><b>SEARCH</b><br><a href=/a>Front page</a> \
+            <a href=/b>Sports</a></td><td><font size=1>PUBLIC NOTICES</font><br><font size=5><b>Harbor dredging \
+            to close the town landing</b></font><br>Posted by the Harbor Master<br>{BODY}{BODY}\
+            </td></tr></table></body>"
+        );
+        assert_eq!(
+            headline_of(&old).as_deref(),
+            Some("Harbor dredging to close the town landing")
+        );
+        // An h1 wins over a bold line; a logo's h1 (a link) is no headline.
+        let h1 = format!(
+            "<body><header><h1><a href=/>Harbor Daily</a></h1></header><article>\
+            <p><b>Bold lead words here</b></p><h1>Dredging closes the landing</h1>{BODY}\
+            </article></body>"
+        );
+        assert_eq!(
+            headline_of(&h1).as_deref(),
+            Some("Dredging closes the landing")
+        );
+        // No headline: the body starts at once, or bold words come after it.
+        let none = format!(
+            "<body><article>{BODY}<p><b>Bold words later on</b></p>{BODY}</article></body>"
+        );
+        assert_eq!(headline_of(&none), None);
     }
 }

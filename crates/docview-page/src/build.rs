@@ -456,9 +456,15 @@ impl Builder {
                     push_folded(&mut self.tree.text, alt);
                 }
                 let end = self.tree.text.len() as u32;
+                let src = self.tree.images.len() as u32;
+                self.tree
+                    .images
+                    .push(el.attr("src").unwrap_or("").trim().into());
                 let cur = self.current() as usize;
                 self.tree.nodes[cur].own.images += 1;
-                self.tree.nodes[cur].items.push(Item::Image { start, end });
+                self.tree.nodes[cur]
+                    .items
+                    .push(Item::Image { start, end, src });
                 None
             }
             Role::Break => {

@@ -93,6 +93,8 @@ pub enum Item {
         start: u32,
         /// End byte of the alt text.
         end: u32,
+        /// Its `src`: an index into [`TagTree::images`].
+        src: u32,
     },
     /// A child container node.
     Child(NodeId),
@@ -206,6 +208,9 @@ pub struct TagTree {
     pub canonical: Option<String>,
     /// Every hyperlink (`<a href>`), in document order.
     pub links: Vec<Link>,
+    /// The `src` of every image (`<img>`), in document order, trimmed, not yet resolved
+    /// (empty when it has none); [`Item::Image`] indexes it.
+    pub images: Vec<Box<str>>,
     /// The URL the page was fetched from, when its reader knows it. [`build`] leaves it
     /// `None`; the reader sets it. Cleaners that follow a page's links to other pages of its
     /// site (WISDOM's anchor precision) resolve hrefs against it.

@@ -92,7 +92,7 @@ pub fn render(
             Item::Text { start, end, .. } if own => w.push(tree.slice(start, end)),
             Item::Text { .. } => {}
             Item::Break => w.end_line(),
-            Item::Image { start, end } => {
+            Item::Image { start, end, .. } => {
                 if own && with_alt && start < end {
                     w.end_line();
                     w.push(tree.slice(start, end));

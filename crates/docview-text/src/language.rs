@@ -19,7 +19,8 @@ const WHATLANG_CHARS: usize = 1_500;
 /// the others at Unicode word boundaries and, where Snowball has a stemmer, stemmed.
 ///
 /// Serialized as its lowercase ISO 639-1 code (`"en"`, `"zh"`); [`Language::Other`] as
-/// `"other"`.
+/// `"und"` (BCP 47's undetermined), the one code of every output for it (`"other"` is still
+/// read).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Language {
     /// Chinese, simplified or traditional (`zh`).
@@ -80,7 +81,7 @@ pub enum Language {
     #[serde(rename = "ar")]
     Arabic,
     /// Any other or undetermined language: English stop words, no stemming.
-    #[serde(rename = "other", alias = "und")]
+    #[serde(rename = "und", alias = "other")]
     Other,
 }
 
@@ -112,7 +113,7 @@ impl Language {
         Language::Other,
     ];
 
-    /// The lowercase ISO 639-1 code (`"other"` for [`Language::Other`]).
+    /// The lowercase ISO 639-1 code (`"und"` for [`Language::Other`]).
     pub const fn code(self) -> &'static str {
         match self {
             Language::Chinese => "zh",
@@ -134,7 +135,7 @@ impl Language {
             Language::Romanian => "ro",
             Language::Turkish => "tr",
             Language::Arabic => "ar",
-            Language::Other => "other",
+            Language::Other => "und",
         }
     }
 
@@ -163,7 +164,7 @@ impl Language {
             "ro" | "ron" | "rum" | "mo" => Language::Romanian,
             "tr" | "tur" => Language::Turkish,
             "ar" | "ara" | "arb" => Language::Arabic,
-            "other" => Language::Other,
+            "und" | "other" => Language::Other,
             _ => return None,
         };
         Some(lang)
@@ -233,14 +234,17 @@ fn ascii_lower<'b>(code: &str, buf: &'b mut [u8; 3]) -> Option<&'b str> {
 pub fn language_from_tag(lang_attr: &str) -> Option<Language> {
     let first = lang_attr.split(',').next().unwrap_or("");
     let primary = first.trim().split(['-', '_']).next().unwrap_or("");
+    if ["und", "mul", "zxx", "mis"]
+        .iter()
+        .any(|u| primary.eq_ignore_ascii_case(u))
+    {
+        return None;
+    }
     if let Some(lang) = Language::from_code(primary) {
         return Some(lang);
     }
-    let well_formed = (2..=3).contains(&primary.len())
-        && primary.bytes().all(|b| b.is_ascii_alphabetic())
-        && !["und", "mul", "zxx", "mis"]
-            .iter()
-            .any(|u| primary.eq_ignore_ascii_case(u));
+    let well_formed =
+        (2..=3).contains(&primary.len()) && primary.bytes().all(|b| b.is_ascii_alphabetic());
     well_formed.then_some(Language::Other)
 }
 
@@ -556,8 +560,10 @@ mod tests {
             assert_eq!(json, format!("\"{}\"", lang.code()));
             assert_eq!(serde_json::from_str::<Language>(&json).unwrap(), *lang);
         }
+        // One code for a language docview does not know, in every output: BCP 47's `und`.
+        assert_eq!(Language::Other.code(), "und");
         assert_eq!(
-            serde_json::from_str::<Language>("\"und\"").unwrap(),
+            serde_json::from_str::<Language>("\"other\"").unwrap(),
             Language::Other
         );
     }

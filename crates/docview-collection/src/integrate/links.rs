@@ -1,7 +1,11 @@
 //! The relevant hyperlinks element (004 §6): the links inside the topic content, and, on a
 //! topic page, the links of each hub-type leaf block outside it whose text is close enough to
 //! the topic (cosine with the topic feature vector above β). Links to the page itself, scripts
-//! and mail addresses are left out.
+//! and mail addresses are left out, and so are the page's mail-this-story, share and print
+//! links ([`is_story_action`]): a page does not relate to itself.
+//!
+//! A link is to the page itself when it is one of the page's addresses after dropping the
+//! fragment and a trailing slash of the path (`/story/` is `/story`).
 //!
 //! Hrefs resolve against the page's **link base** ([`link_base`]), as a browser does: the
 //! page's `<base href>`, resolved against its address; else its address. The address is the
@@ -63,8 +67,69 @@ pub struct LinkBase {
     /// Where it came from.
     pub source: LinkBaseSource,
     /// The page's addresses (its URL, and its canonical address where that replaced a local
-    /// file's), without fragment: links to them are self links.
+    /// file's) as [`self_key`] writes them: links to them are self links.
     own: Vec<String>,
+    /// What names the page in another link's path or query ([`story_names`]).
+    story: Vec<String>,
+}
+
+/// Words that begin the path word of a link that mails, shares or prints a story
+/// (`/cgi-bin/mailstory.pl`, `/email.cgi`, `/share`, `/sharer.php`, `/print/`).
+const STORY_ACTIONS: &[&str] = &["mail", "email", "share", "print", "send"];
+
+/// A page address as self links are compared: without fragment, without a trailing slash of
+/// its path.
+fn self_key(mut url: Url) -> String {
+    url.set_fragment(None);
+    let path = url.path();
+    if path.len() > 1 && path.ends_with('/') {
+        let trimmed = path.trim_end_matches('/').to_string();
+        url.set_path(if trimmed.is_empty() { "/" } else { &trimmed });
+    }
+    url.to_string()
+}
+
+/// What names a page at `url` inside another link: its URL without fragment, its path (unless
+/// the root), and the last segment of its path (its file name, as `dredging.html`) when that
+/// has 4 characters or more and is no index page (`index.html`, `default.asp`).
+fn story_names(url: &Url) -> Vec<String> {
+    let mut names = vec![without_fragment(url.clone())];
+    let path = url.path().trim_end_matches('/');
+    if !path.is_empty() {
+        names.push(path.to_string());
+    }
+    if let Some(name) = path.rsplit('/').next()
+        && name.chars().count() >= 4
+        && !name.starts_with("index.")
+        && !name.starts_with("default.")
+    {
+        names.push(name.to_string());
+    }
+    names
+}
+
+/// True for a link that mails, shares or prints the page rather than leading anywhere new
+/// (issue 25): its path or one of its query's keys or values (decoded) holds one of the page's
+/// [`story_names`], and a word of its path outside those names begins with one of
+/// [`STORY_ACTIONS`]. Narrow on purpose: `/tag/email/` or a story about shareholders stays
+/// unless it names this page, and a page's own words (`/printers/review.html?page=2` from
+/// `/printers/review.html`) are no action.
+fn is_story_action(base: &LinkBase, url: &Url) -> bool {
+    let names = |text: &str| base.story.iter().any(|name| text.contains(name.as_str()));
+    let named = names(url.path())
+        || url
+            .query_pairs()
+            .any(|(key, value)| names(&key) || names(&value));
+    if !named {
+        return false;
+    }
+    let mut path = url.path().to_string();
+    for name in &base.story {
+        path = path.replace(name.as_str(), " ");
+    }
+    path.to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|word| STORY_ACTIONS.iter().any(|a| word.starts_with(a)))
 }
 
 fn web_url(url: Url) -> Option<Url> {
@@ -79,7 +144,8 @@ fn without_fragment(mut url: Url) -> String {
 /// The link base of a page at `page_url` (see the module's rule).
 pub fn link_base(page_url: &str, page: &TopicPage) -> LinkBase {
     let record = Url::parse(page_url).ok();
-    let mut own: Vec<String> = record.iter().cloned().map(without_fragment).collect();
+    let mut own: Vec<String> = record.iter().cloned().map(self_key).collect();
+    let mut story: Vec<String> = record.iter().flat_map(story_names).collect();
     let canonical = record
         .as_ref()
         .filter(|u| u.scheme() == "file")
@@ -88,7 +154,8 @@ pub fn link_base(page_url: &str, page: &TopicPage) -> LinkBase {
         .and_then(web_url);
     let (address, source) = match (canonical, record) {
         (Some(c), _) => {
-            own.push(without_fragment(c.clone()));
+            own.push(self_key(c.clone()));
+            story.extend(story_names(&c));
             (Some(c), LinkBaseSource::Canonical)
         }
         (None, Some(u)) => (Some(u), LinkBaseSource::Url),
@@ -105,7 +172,12 @@ pub fn link_base(page_url: &str, page: &TopicPage) -> LinkBase {
         Some(b) => (Some(b), LinkBaseSource::BaseHref),
         None => (address, source),
     };
-    LinkBase { url, source, own }
+    LinkBase {
+        url,
+        source,
+        own,
+        story,
+    }
 }
 
 /// The relevant links of a page whose topic feature vector is `topic`, resolved against
@@ -154,8 +226,9 @@ pub fn relevant_links(
     out
 }
 
-/// The absolute URL of a link, without fragment; `None` for a link to the page itself, to a
-/// script, a mail address or anything not http(s) (or file, for local pages).
+/// The absolute URL of a link, without fragment; `None` for a link to the page itself or one
+/// that mails, shares or prints it, to a script, a mail address or anything not http(s) (or
+/// file, for local pages).
 fn resolve(base: &LinkBase, href: &str) -> Option<String> {
     let href = href.trim();
     if href.is_empty() || href.starts_with('#') {
@@ -171,6 +244,8 @@ fn resolve(base: &LinkBase, href: &str) -> Option<String> {
         "file" if local_ok => {}
         _ => return None,
     }
-    let url = without_fragment(url);
-    (!base.own.contains(&url)).then_some(url)
+    if base.own.contains(&self_key(url.clone())) || is_story_action(base, &url) {
+        return None;
+    }
+    Some(without_fragment(url))
 }

@@ -240,7 +240,14 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
         })
         .collect();
     let original_title = page.title.clone();
-    let (title, title_from_keywords) = title_of(&original_title, site, cx.stats, &keywords, lang);
+    let (title, title_from_keywords) = title_of(
+        &original_title,
+        page.headline.as_deref(),
+        site,
+        cx.stats,
+        &keywords,
+        lang,
+    );
     let theta: Vec<(String, f32)> = ranked.iter().take(cx.params.theta).cloned().collect();
     let abstract_text = extract_abstract(
         &page.paragraphs,
@@ -269,10 +276,7 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
             abstract_text,
             topic_content: topic.clone(),
             relevant_links,
-            language: match lang {
-                Language::Other => "und".to_string(),
-                known => known.code().to_string(),
-            },
+            language: lang.code().to_string(),
             original_title,
             title_from_keywords,
             topic_content_empty: count_tokens(topic) == 0,

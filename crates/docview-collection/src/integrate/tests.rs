@@ -120,6 +120,11 @@ fn keywords_are_the_heaviest_features_as_words_of_the_page() {
     );
 }
 
+/// The article without its headline.
+fn article_without_headline(title: &str) -> String {
+    article(title).replace("<h1>The rivers rise</h1>", "")
+}
+
 #[test]
 fn meaningless_titles_are_replaced_by_the_top_two_keywords() {
     for title in [
@@ -130,7 +135,7 @@ fn meaningless_titles_are_replaced_by_the_top_two_keywords() {
         "  untitled document  ",
     ] {
         let d = docview(
-            &article(title),
+            &article_without_headline(title),
             "http://rivers.example/a.html",
             &CollectionStats::default(),
             IntegrateParams::default(),
@@ -145,13 +150,53 @@ fn meaningless_titles_are_replaced_by_the_top_two_keywords() {
     b.add_page(Some("rivers.example"), "Rivers Daily", Vec::new());
     let stats = b.finish(StopwordParams::default());
     let d = docview(
-        &article("Rivers Daily"),
+        &article_without_headline("Rivers Daily"),
         "http://rivers.example/a.html",
         &stats,
         IntegrateParams::default(),
     );
     assert!(d.title_from_keywords);
     assert_eq!(d.title, "rivers valley", "{:?}", d.keywords);
+}
+
+/// Issue 25: an editor's default title gives way to the page's headline (its h1, or the bold
+/// line heading the topic content) before its keywords.
+#[test]
+fn meaningless_titles_are_replaced_by_the_headline_first() {
+    let d = docview(
+        &article("New Page 1"),
+        "http://rivers.example/a.html",
+        &CollectionStats::default(),
+        IntegrateParams::default(),
+    );
+    assert_eq!(d.title, "The rivers rise");
+    assert!(!d.title_from_keywords);
+    assert_eq!(d.original_title, "New Page 1");
+    // A 2003 page: no h1, a bold headline in a font tag under a kicker.
+    let old = "<html><head><title>New Page 1</title></head><body><table><tr><td>\
+        PUBLIC NOTICES<br><font size=5><b>Harbor dredging to close the town landing</b></font>\
+        <br>Posted by the Harbor Master<br>\
+        <p>The town landing and the north float will be closed to all boats for two weeks \
+        while a contractor dredges the channel between the landing and the breakwater.</p>\
+        <p>Dinghies may tie up at the east side of the fuel dock during the closure, and the \
+        harbor launch will run from the yacht club pier every half hour.</p>\
+        </td></tr></table></body></html>";
+    let d = docview(
+        old,
+        "http://harbor.example/notices/dredging.html",
+        &CollectionStats::default(),
+        IntegrateParams::default(),
+    );
+    assert_eq!(d.title, "Harbor dredging to close the town landing");
+    assert!(!d.title_from_keywords);
+    // A meaningful title stays, headline or not.
+    let d = docview(
+        &article("Valley floods"),
+        "http://rivers.example/a.html",
+        &CollectionStats::default(),
+        IntegrateParams::default(),
+    );
+    assert_eq!(d.title, "Valley floods");
 }
 
 #[test]
@@ -270,6 +315,41 @@ fn relevant_links_are_topic_links_and_close_hub_blocks() {
         },
     );
     assert_eq!(strict.relevant_links.len(), 1);
+}
+
+/// Issue 25: a page does not relate to itself. Its own address (fragment and trailing slash
+/// aside) and the links that mail, share or print it are no relevant links; links that only
+/// look alike stay.
+#[test]
+fn relevant_links_leave_out_the_page_itself_and_its_mail_and_share_links() {
+    let html = "<html><body><article><h1>The rivers rise</h1>\
+        <p>The rivers of the valley rose again last night after three days of rain. \
+        Farmers moved their cattle to higher fields before dawn. \
+        <a href='/news/rise/#comments'>Comments</a> \
+        <a href='http://rivers.example/news/rise'>Permalink</a> \
+        <a href='/cgi-bin/mailstory.pl?s=/news/rise'>E-mail this story</a> \
+        <a href='https://social.example/share?u=http%3A%2F%2Frivers.example%2Fnews%2Frise'>Share</a> \
+        <a href='/print/news/rise'>Print</a></p>\
+        <p>Boats were tied to the old bridge, and the ferry stopped running. \
+        <a href='/tag/email/'>Email tips</a> \
+        <a href='/news/shareholders-meet'>Shareholders meet</a> \
+        <a href='/news/rise/photos'>Photos of the rise</a></p>\
+        </article></body></html>";
+    let d = docview(
+        html,
+        "http://rivers.example/news/rise",
+        &CollectionStats::default(),
+        IntegrateParams::default(),
+    );
+    let urls: Vec<&str> = d.relevant_links.iter().map(|l| l.url.as_str()).collect();
+    assert_eq!(
+        urls,
+        [
+            "http://rivers.example/tag/email/",
+            "http://rivers.example/news/shareholders-meet",
+            "http://rivers.example/news/rise/photos",
+        ]
+    );
 }
 
 fn topic_link_and_base(head: &str, url: &str) -> (String, String, LinkBaseSource) {
@@ -398,6 +478,18 @@ fn empty_topic_content_is_flagged() {
         IntegrateParams::default(),
     );
     assert!(d.topic_content_empty, "{:?}", d.topic_content);
+    // Its language is undetermined, written as `extract --format json` writes it.
+    assert_eq!(d.language, "und");
+    let extracted = extract_page(
+        b"<html><body><script>render()</script><img src=a.jpg></body></html>",
+        None,
+        "empty.html",
+        &Framework::default(),
+    )
+    .unwrap();
+    let report =
+        serde_json::to_value(extracted.report("empty.html", None, &Framework::default())).unwrap();
+    assert_eq!(report["language"], d.language.as_str());
     let d = docview(
         &article("Rivers"),
         "http://rivers.example/a.html",

@@ -1,4 +1,5 @@
-//! The title element (004 §6): the page's `<title>`, unless it means nothing.
+//! The title element (004 §6): the page's `<title>`, unless it means nothing; then its
+//! headline, else its heaviest keywords.
 
 use crate::stats::CollectionStats;
 use crate::text::Language;
@@ -51,16 +52,25 @@ pub fn is_meaningless_title(title: &str, site: Option<&str>, stats: &CollectionS
         || site.is_some_and(|s| stats.is_shared_title(s, title))
 }
 
-/// The DocView title: `original` when it means something, else the one or two heaviest
-/// `keywords` (true in the second place then). With no keywords the original stays.
+/// The DocView title: `original` when it means something; else the page's `headline` (its
+/// `<h1>` or the bold line heading its topic content, [`docview_extract::topic::headline`]) when that
+/// means something; else the one or two heaviest `keywords` (true in the second place then).
+/// With neither the original stays.
 pub fn title_of(
     original: &str,
+    headline: Option<&str>,
     site: Option<&str>,
     stats: &CollectionStats,
     keywords: &[String],
     lang: Language,
 ) -> (String, bool) {
-    if !is_meaningless_title(original, site, stats) || keywords.is_empty() {
+    if !is_meaningless_title(original, site, stats) {
+        return (original.to_string(), false);
+    }
+    if let Some(headline) = headline.filter(|h| !is_meaningless_title(h, site, stats)) {
+        return (headline.to_string(), false);
+    }
+    if keywords.is_empty() {
         return (original.to_string(), false);
     }
     let sep = if lang.writes_without_spaces() {
