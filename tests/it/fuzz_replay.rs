@@ -166,6 +166,16 @@ fn page_path_survives_mutated_pages() {
     assert!(runs > 400, "{runs}");
 }
 
+/// `resource` records (a captured page, an image, one without a type): a seed of its own, so
+/// that mutations reach the resource path without `../shared/warc`.
+const RESOURCE_RECORDS: &str = "WARC/1.0\r\nWARC-Type: resource\r\n\
+    WARC-Target-URI: http://example.com/\r\nContent-Type: text/html; charset=utf-8\r\n\
+    Content-Length: 46\r\n\r\n<html><title>Example</title><p>page</p></html>\r\n\r\n\
+    WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://example.com/a.png\r\n\
+    Content-Type: image/png\r\nContent-Length: 4\r\n\r\nPNG!\r\n\r\n\
+    WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: urn:x\r\n\
+    Content-Length: 11\r\n\r\n<p>bare</p>\r\n\r\n";
+
 #[test]
 fn warc_reader_survives_mutated_warcs() {
     let mut paths = files(&samples().join("warc"), |p| {
@@ -184,6 +194,17 @@ fn warc_reader_survives_mutated_warcs() {
         );
     }
     let mut seeds = read(&paths);
+    let resources = docview::input::warc_events(RESOURCE_RECORDS.as_bytes(), "r.warc");
+    let shown: Vec<String> = resources.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown,
+        [
+            "r.warc@0: page http://example.com/",
+            "r.warc@181: skipped: not HTML (image/png)",
+            "r.warc@309: page urn:x",
+        ]
+    );
+    seeds.push(RESOURCE_RECORDS.as_bytes().to_vec());
     // Decompressed copies too, so that mutations reach record headers, not only gzip data.
     for p in &paths {
         if p.extension().is_some_and(|e| e == "gz") {

@@ -91,8 +91,10 @@ impl Default for Params {
 /// the sizes of its parts in powers of two.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PageShape {
-    /// The page's URL (empty when unknown).
-    pub url: String,
+    /// The page's web address, as the record or the page gave it; `None` when it has none (a
+    /// local file that declares no `<link rel=canonical>` nor `og:url`): its URL features are
+    /// then left out, not read from a file path.
+    pub url: Option<String>,
     /// Its page type (004 §4.1): `topic`, `hub` or `image`.
     pub page_type: String,
     /// Links of its kept and hub blocks.
@@ -109,13 +111,13 @@ pub struct PageShape {
 
 impl PageShape {
     /// The structural terms, sorted: `§type:topic`, `§url:WORD` for each word of 3 to 20
-    /// letters of the URL's path (and `§url:?` for a query), `§links:N`, `§words:N`,
+    /// letters of the URL's path (and `§url:?` for a query; none without a URL), `§links:N`, `§words:N`,
     /// `§paragraphs:N`, `§hubs:N` with `N = ⌊log₂(count + 1)⌋`, and `§share:D`, the topic
     /// content's tenth of the visible words.
     pub fn terms(&self) -> Vec<String> {
         let log = |x: usize| (x as f64 + 1.0).log2().floor() as u32;
         let mut out = vec![format!("§type:{}", self.page_type)];
-        let (path, _, query) = trees::url_parts(&self.url);
+        let (path, _, query) = trees::url_parts(self.url.as_deref().unwrap_or(""));
         for w in trees::words(path, 3) {
             out.push(format!("§url:{w}"));
         }
@@ -866,7 +868,7 @@ mod tests {
     #[test]
     fn a_page_shape_is_terms_of_its_type_url_and_sizes() {
         let shape = PageShape {
-            url: "https://shop.example/products/garden-shears-2?ref=7".to_string(),
+            url: Some("https://shop.example/products/garden-shears-2?ref=7".to_string()),
             page_type: "topic".to_string(),
             links: 12,
             visible_words: 1000,

@@ -12,6 +12,11 @@
 //! as much as the articles. A page's class is the one whose trees give the highest
 //! probability; its score is that probability's share of the sum over the classes.
 //!
+//! A page without a web address (a local file that declares none: [`PageShape::url`]) has no
+//! URL features, and a file path must not stand in for them. Each class therefore has a second
+//! set of trees, trained on the same pages with their URL features left blank (a constant, which
+//! no tree splits on), and such a page is classified by those: on what it holds alone.
+//!
 //! Training is deterministic (no sampling; vocabularies sorted by count, then by word): the
 //! same pages and parameters give the same bytes.
 
@@ -33,7 +38,7 @@ pub const TREES_VERSION: u32 = 1;
 pub struct PageView<'a> {
     /// Its signals.
     pub signals: &'a PageSignals,
-    /// Its shape after cleaning (with its URL).
+    /// Its shape after cleaning (with its web address, if it has one).
     pub shape: &'a PageShape,
     /// Its `<title>`.
     pub title: &'a str,
@@ -245,6 +250,11 @@ pub struct TreeClassifier {
     /// Training pages per class.
     pub counts: BTreeMap<String, usize>,
     stages: Vec<Stage>,
+    /// The trees of the pages without a web address, one set per class, trained on rows whose
+    /// URL features are blank. A model without them (written before them) classifies such a
+    /// page by `stages` with blank URL features.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    without_url: Option<Vec<Stage>>,
 }
 
 /// The vocabularies of a model's rows.
@@ -264,11 +274,12 @@ fn feature_names(v: &Vocab<'_>) -> Vec<String> {
     names
 }
 
-/// The row of `page` with these vocabularies, appended to `row`.
-fn push_row(row: &mut Vec<f32>, page: PageView<'_>, vocab: &Vocab<'_>) {
+/// The row of `page` with these vocabularies, appended to `row`; its URL features from `url`
+/// (blank: zero, for a page without a web address).
+fn push_row(row: &mut Vec<f32>, page: PageView<'_>, url: Option<&str>, vocab: &Vocab<'_>) {
     let signals = &page.signals.values;
     row.extend((0..SIGNAL_COUNT).map(|i| signals.get(i).copied().unwrap_or(0.0)));
-    let url = page.shape.url.as_str();
+    let url = url.unwrap_or("");
     let (path, _, query) = url_parts(url);
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
     let last = segments.last().copied().unwrap_or("");
@@ -372,8 +383,10 @@ impl TreeClassifier {
             )));
         }
         let classes: Vec<String> = counts.keys().cloned().collect();
-        let url_lists: Vec<Vec<String>> =
-            pages.iter().map(|(_, p)| url_words(&p.shape.url)).collect();
+        let url_lists: Vec<Vec<String>> = pages
+            .iter()
+            .map(|(_, p)| url_words(p.shape.url.as_deref().unwrap_or("")))
+            .collect();
         let title_lists: Vec<Vec<String>> =
             pages.iter().map(|(_, p)| title_words(p.title)).collect();
         let url_vocab = vocabulary(&url_lists, params.words, params.min_pages);
@@ -385,8 +398,10 @@ impl TreeClassifier {
         let features = feature_names(&vocab);
         let width = features.len();
         let mut rows = Vec::with_capacity(pages.len() * width);
+        let mut blank = Vec::with_capacity(pages.len() * width);
         for (_, p) in pages {
-            push_row(&mut rows, *p, &vocab);
+            push_row(&mut rows, *p, p.shape.url.as_deref(), &vocab);
+            push_row(&mut blank, *p, None, &vocab);
         }
         let n = pages.len() as f64;
         let weights: Vec<f64> = pages
@@ -400,17 +415,21 @@ impl TreeClassifier {
             threads,
             ..TrainParams::default()
         };
-        let stages = classes
-            .iter()
-            .map(|c| {
-                let labels: Vec<f64> = pages
-                    .iter()
-                    .map(|(l, _)| f64::from(u8::from(l == c)))
-                    .collect();
-                Stage::train(&rows, width, &labels, &weights, &train)
-                    .map_err(|e| bad(format!("class {c}: {e}")))
-            })
-            .collect::<Result<Vec<Stage>>>()?;
+        let trees_of = |rows: &[f32], what: &str| {
+            classes
+                .iter()
+                .map(|c| {
+                    let labels: Vec<f64> = pages
+                        .iter()
+                        .map(|(l, _)| f64::from(u8::from(l == c)))
+                        .collect();
+                    Stage::train(rows, width, &labels, &weights, &train)
+                        .map_err(|e| bad(format!("class {c}{what}: {e}")))
+                })
+                .collect::<Result<Vec<Stage>>>()
+        };
+        let stages = trees_of(&rows, "")?;
+        let without_url = trees_of(&blank, " without URL")?;
         Ok(TreeClassifier {
             format: TREES_FORMAT.to_string(),
             version: TREES_VERSION,
@@ -422,6 +441,7 @@ impl TreeClassifier {
             params,
             counts,
             stages,
+            without_url: Some(without_url),
         })
     }
 
@@ -432,11 +452,17 @@ impl TreeClassifier {
         }
     }
 
-    /// Each class's probability for `page`, in [`TreeClassifier::classes`] order.
+    /// Each class's probability for `page`, in [`TreeClassifier::classes`] order: by the
+    /// trees without URL features when it has no web address.
     pub fn probabilities(&self, page: PageView<'_>) -> Vec<f32> {
         let mut row = Vec::with_capacity(self.features.len());
-        push_row(&mut row, page, &self.vocab());
-        self.stages
+        let url = page.shape.url.as_deref();
+        push_row(&mut row, page, url, &self.vocab());
+        let stages = match (url, &self.without_url) {
+            (None, Some(blank)) => blank,
+            _ => &self.stages,
+        };
+        stages
             .iter()
             .map(|s| s.scores(&row).first().copied().unwrap_or(0.0))
             .collect()
@@ -476,15 +502,20 @@ impl TreeClassifier {
                     .to_string(),
             ));
         }
-        if model.stages.len() != model.classes.len() {
+        let blank = model.without_url.as_ref().map_or(0, Vec::len);
+        if model.stages.len() != model.classes.len()
+            || model.without_url.is_some() && blank != model.classes.len()
+        {
             return Err(bad(format!(
-                "{} classes but {} sets of trees",
+                "{} classes but {} sets of trees ({blank} without URL)",
                 model.classes.len(),
                 model.stages.len()
             )));
         }
         let width = model.features.len();
-        for (stage, class) in model.stages.iter_mut().zip(&model.classes) {
+        let blank_stages = model.without_url.iter_mut().flatten();
+        let classes = model.classes.iter().chain(&model.classes);
+        for (stage, class) in model.stages.iter_mut().chain(blank_stages).zip(classes) {
             if stage.width() != width {
                 return Err(bad(format!(
                     "the trees of {class} read rows of another width"
@@ -538,7 +569,7 @@ mod tests {
         let html = format!("<html><head><title>{title}</title></head><body>{body}</body></html>");
         let tree = docview_page::build(&html);
         let shape = PageShape {
-            url,
+            url: Some(url),
             page_type: "topic".to_string(),
             links: tree.links.len(),
             visible_words: 40,
@@ -628,6 +659,76 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("page signals"), "{err}");
+    }
+
+    /// A page without a web address is classified by the trees that never read a URL. Here the
+    /// two classes differ by their URLs alone: the URL trees tell them apart (and would call a
+    /// page with blank URL features a forum), the trees without URL features cannot.
+    #[test]
+    fn pages_without_a_web_address_are_classified_without_url_features() {
+        let tree = docview_page::build(
+            "<html><head><title>Kettle</title></head><body><p>A kettle.</p></body></html>",
+        );
+        let signals = PageSignals::of(&tree);
+        let shape = |url: Option<String>| PageShape {
+            url,
+            page_type: "topic".to_string(),
+            links: 0,
+            visible_words: 2,
+            topic_words: 2,
+            paragraphs: 1,
+            hub_blocks: 0,
+        };
+        let pages: Vec<Page> = (0..6)
+            .flat_map(|n| {
+                [
+                    (
+                        "product",
+                        format!("https://s{n}.example/product/kettle-{n}"),
+                    ),
+                    ("forum", format!("https://f{n}.example/thread/{n}")),
+                ]
+            })
+            .map(|(kind, url)| {
+                let s = shape(Some(url));
+                (kind.to_string(), signals.clone(), s, tree.title.clone())
+            })
+            .collect();
+        let model = trained(&pages);
+        let blank = model.without_url.as_ref().expect("trees without URL");
+        assert_eq!(blank.len(), model.classes.len());
+        let with = |url: &str| {
+            model.probabilities(PageView {
+                signals: &signals,
+                shape: &shape(Some(url.to_string())),
+                title: &tree.title,
+            })
+        };
+        let product = with("https://s9.example/product/kettle-9");
+        assert!(product[1] > product[0], "{product:?}");
+        let forum = with("https://f9.example/thread/9");
+        assert!(forum[0] > forum[1], "{forum:?}");
+        let shapeless = shape(None);
+        let view = PageView {
+            signals: &signals,
+            shape: &shapeless,
+            title: &tree.title,
+        };
+        let mut row = Vec::new();
+        push_row(&mut row, view, None, &model.vocab());
+        let by =
+            |stages: &[Stage]| -> Vec<f32> { stages.iter().map(|s| s.scores(&row)[0]).collect() };
+        let p = model.probabilities(view);
+        assert_eq!(p, by(blank));
+        assert!((p[0] - p[1]).abs() < 1e-3, "no URL, nothing to tell: {p:?}");
+        let by_url_trees = by(&model.stages);
+        assert!(by_url_trees[0] > by_url_trees[1] + 0.2, "{by_url_trees:?}");
+        // A model written before them reads back and classifies such a page by its URL trees.
+        let mut old = trained(&pages);
+        old.without_url = None;
+        let back = TreeClassifier::from_json(&old.to_json(), "old.json").unwrap();
+        assert!(back.without_url.is_none());
+        assert!(!back.to_json().contains("without_url"));
     }
 
     #[test]

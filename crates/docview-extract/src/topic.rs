@@ -83,6 +83,8 @@ pub struct TopicPage {
     pub base_href: Option<String>,
     /// The `href` of the page's first `<link rel=canonical>`.
     pub canonical: Option<String>,
+    /// The `content` of the page's first `<meta property=og:url>`.
+    pub og_url: Option<String>,
     /// All visible text of the page (what a naive engine indexes).
     pub visible_text: String,
     /// The blocks kept in the topic content, in document order.
@@ -291,6 +293,7 @@ impl TopicPage {
             truncated: page.truncated.clone(),
             base_href: tree.base_href.clone(),
             canonical: tree.canonical.clone(),
+            og_url: tree.og_url.clone(),
             visible_text: tree.all_text(),
             topic_blocks,
             hub_blocks,

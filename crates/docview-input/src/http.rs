@@ -30,11 +30,14 @@ pub(crate) struct HttpHead {
 impl HttpHead {
     /// True when the media type is HTML.
     pub fn is_html(&self) -> bool {
-        matches!(
-            self.media_type.as_deref(),
-            Some("text/html" | "application/xhtml+xml")
-        )
+        self.media_type.as_deref().is_some_and(is_html_media_type)
     }
+}
+
+/// True for the media types of HTML: `text/html`, `application/xhtml+xml` (lowercase, without
+/// parameters, as [`split_content_type`] gives them).
+pub(crate) fn is_html_media_type(media_type: &str) -> bool {
+    matches!(media_type, "text/html" | "application/xhtml+xml")
 }
 
 /// Reads an HTTP head through its blank line. The outer error is I/O; the inner one says why

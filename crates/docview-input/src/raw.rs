@@ -14,7 +14,8 @@ pub struct RawPage {
     /// the file's bytes (gunzipped when gzip), or the `"html"` of a JSONL line, at most
     /// [`MAX_PAGE_BYTES`](super::MAX_PAGE_BYTES) bytes.
     pub bytes: Vec<u8>,
-    /// The `charset=` parameter of the HTTP `Content-Type` header, if any.
+    /// The `charset=` parameter of the HTTP `Content-Type` header (of a WARC `resource`
+    /// record's `Content-Type`), if any.
     pub http_charset: Option<String>,
     /// Where the page came from, for messages: `path` (a file), `path:LINE` (JSONL, from 1),
     /// `path@OFFSET` (the byte offset of the WARC record in the file; for a `.warc.gz`, the
@@ -26,16 +27,17 @@ pub struct RawPage {
 /// Why a record that is not a page was passed over.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SkipReason {
-    /// The HTTP `Content-Type` is not HTML (`text/html`, `application/xhtml+xml`); empty when the
-    /// header is missing and the body does not start with `<`.
+    /// The HTTP `Content-Type` (a WARC `resource` record's) is not HTML (`text/html`,
+    /// `application/xhtml+xml`); empty when the header is missing and the body does not start
+    /// with `<`.
     NotHtml {
         /// The media type, lowercase, without parameters.
         content_type: String,
     },
     /// The HTTP status is not 2xx.
     HttpStatus(u16),
-    /// A WARC record that may hold content but is not a response: `revisit`, `resource`,
-    /// `conversion`, `continuation` or an unknown type. (`warcinfo`, `request` and `metadata`
+    /// A WARC record that may hold content but is neither a response nor a resource:
+    /// `revisit`, `conversion`, `continuation` or an unknown type. (`warcinfo`, `request` and `metadata`
     /// records are passed over without an event.)
     NotResponse {
         /// The `WARC-Type`.

@@ -638,7 +638,12 @@ mod tests {
                 Some("http://www.iana.org/"),
                 0,
             ),
-            ("warcio__example-resource.warc.gz", 0, None, 1),
+            (
+                "warcio__example-resource.warc.gz",
+                1,
+                Some("http://example.com/"),
+                0,
+            ),
             ("warcio__example.warc", 1, Some("http://example.com/"), 1),
             ("warcio__example.warc.gz", 1, Some("http://example.com/"), 1),
             ("warcio__post-test.warc.gz", 0, None, 3),
@@ -687,6 +692,11 @@ mod tests {
             InputEvent::Skipped { reason: crate::SkipReason::NotResponse { warc_type }, .. }
                 if warc_type == "revisit"
         ));
+        // A captured page as a resource record: its charset is the record's Content-Type's.
+        let events = read(&[dir.join("warcio__example-resource.warc.gz")]);
+        let resource = pages(&events)[0];
+        assert_eq!(resource.http_charset.as_deref(), Some("utf-8"));
+        assert!(String::from_utf8_lossy(&resource.bytes).contains("<title>Example Domain</title>"));
     }
 
     #[test]

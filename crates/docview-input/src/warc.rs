@@ -1,10 +1,12 @@
 //! WARC files, read one record at a time: plain, gzip per record (one member per record, the
 //! usual layout) or gzip as a whole.
 //!
-//! Only `response` records holding a 2xx HTTP response with an HTML body become pages.
-//! `warcinfo`, `request` and `metadata` records are passed over without an event; other record
-//! types, other statuses and other media types are [`InputEvent::Skipped`]. A response without
-//! a `Content-Type` is taken as HTML when its body starts with `<` (after white space).
+//! Pages are `response` records holding a 2xx HTTP response with an HTML body, and `resource`
+//! records whose WARC `Content-Type` is HTML (a captured page without HTTP headers, as archiving
+//! tools write them; its charset is that `Content-Type`'s). `warcinfo`, `request` and
+//! `metadata` records are passed over without an event; other record types, other statuses and
+//! other media types are [`InputEvent::Skipped`]. A response or resource without a
+//! `Content-Type` is taken as HTML when its body starts with `<` (after white space).
 //!
 //! A broken record (bad header, bad `Content-Length`, block not ending where it says, truncated
 //! file, corrupt gzip) is [`InputEvent::Malformed`], named by the offset where it started, and
@@ -182,6 +184,7 @@ fn record_event(
     match header.warc_type.as_str() {
         "warcinfo" | "request" | "metadata" => return Ok(None),
         "response" => {}
+        "resource" => return resource_event(block, header, origin),
         other => {
             let warc_type = if other.is_empty() { "untyped" } else { other };
             return skipped(SkipReason::NotResponse {
@@ -230,14 +233,60 @@ fn record_event(
     })))
 }
 
-/// Reads the first [`MAX_PAGE_BYTES`] bytes of the HTTP body and undoes its codings.
-fn read_body(block: &mut impl BufRead, head: &HttpHead) -> io::Result<Result<Vec<u8>, BodyError>> {
+/// What a `resource` record gives: a page when its WARC `Content-Type` is HTML (or missing,
+/// and the block starts with `<`), its charset that type's; else skipped as not HTML.
+fn resource_event(
+    block: &mut impl BufRead,
+    header: &WarcHeader,
+    origin: &str,
+) -> Result<Option<InputEvent>, Failure> {
+    let (media_type, charset) = match &header.content_type {
+        Some(value) => {
+            let (media_type, charset) = http::split_content_type(value);
+            (Some(media_type), charset)
+        }
+        None => (None, None),
+    };
+    let not_html = |content_type: String| {
+        Ok(Some(InputEvent::Skipped {
+            origin: origin.to_string(),
+            reason: SkipReason::NotHtml { content_type },
+        }))
+    };
+    if let Some(media_type) = media_type.as_ref().filter(|m| !http::is_html_media_type(m)) {
+        return not_html(media_type.clone());
+    }
+    let Some(url) = header.target_uri.clone() else {
+        return Ok(Some(InputEvent::Malformed {
+            origin: origin.to_string(),
+            message: "resource record without WARC-Target-URI".to_string(),
+        }));
+    };
+    let bytes = read_capped(block)?;
+    if media_type.is_none() && !starts_with_markup(&bytes) {
+        return not_html(String::new());
+    }
+    Ok(Some(InputEvent::Page(RawPage {
+        url,
+        bytes,
+        http_charset: charset,
+        origin: origin.to_string(),
+    })))
+}
+
+/// The first [`MAX_PAGE_BYTES`] bytes of a record's block (or of what is left of it).
+fn read_capped(block: &mut impl BufRead) -> io::Result<Vec<u8>> {
     let mut raw = Vec::new();
     block
         .by_ref()
         .take(MAX_PAGE_BYTES as u64)
         .read_to_end(&mut raw)?;
-    Ok(http::decode_body(raw, &head.codings))
+    Ok(raw)
+}
+
+/// Reads the first [`MAX_PAGE_BYTES`] bytes of the HTTP body and undoes its codings.
+fn read_body(block: &mut impl BufRead, head: &HttpHead) -> io::Result<Result<Vec<u8>, BodyError>> {
+    Ok(http::decode_body(read_capped(block)?, &head.codings))
 }
 
 /// True when the first non-blank byte (after a UTF-8 byte order mark) is `<`.
@@ -702,7 +751,7 @@ mod tests {
                 format!("{} skipped HTTP status 404", o(3)),
                 format!("{} skipped not HTML (image/png)", o(4)),
                 format!("{} skipped WARC revisit record", o(5)),
-                format!("{} skipped WARC resource record", o(6)),
+                format!("{} page http://d/", o(6)),
                 format!("{} page http://e/", o(7)),
                 format!(
                     "{} skipped no content type and the body is not markup",
@@ -715,6 +764,82 @@ mod tests {
         assert_eq!(a.bytes, b"<html><body><p>page http://a/</p></body></html>");
         assert_eq!(a.http_charset.as_deref(), Some("utf-8"));
         assert_eq!(page(&events[5]).http_charset, None);
+    }
+
+    /// A `resource` record of `content_type` (none: no `Content-Type` field).
+    fn resource(uri: Option<&str>, content_type: Option<&str>, block: &[u8]) -> Vec<u8> {
+        let mut out = b"WARC/1.0\r\nWARC-Type: resource\r\n".to_vec();
+        if let Some(uri) = uri {
+            out.extend_from_slice(format!("WARC-Target-URI: {uri}\r\n").as_bytes());
+        }
+        if let Some(t) = content_type {
+            out.extend_from_slice(format!("Content-Type: {t}\r\n").as_bytes());
+        }
+        out.extend_from_slice(format!("Content-Length: {}\r\n\r\n", block.len()).as_bytes());
+        out.extend_from_slice(block);
+        out.extend_from_slice(b"\r\n\r\n");
+        out
+    }
+
+    /// A captured page written as a `resource` record (no HTTP head) is a page in the charset
+    /// of the record's `Content-Type`; a resource of another type is skipped as not HTML.
+    #[test]
+    fn html_resource_records_are_pages() {
+        // 新闻 in GB2312.
+        let gb = b"<html><head><title>\xd0\xc2\xce\xc5</title></head><body>x</body></html>";
+        let parts = [
+            resource(
+                Some("http://example.com/"),
+                Some("text/html; charset=GB2312"),
+                gb,
+            ),
+            resource(
+                Some("http://example.com/logo.png"),
+                Some("image/png"),
+                b"\x89PNG",
+            ),
+            resource(Some("urn:x:notes"), None, b"plain notes"),
+            resource(Some("http://example.com/bare"), None, b" <p>bare</p>"),
+            resource(None, Some("application/xhtml+xml"), b"<html/>"),
+        ];
+        let events = read_all(gzip_members(&parts));
+        let o = |i: usize| format!("t.warc@{}", member_offsets(&parts)[i]);
+        assert_eq!(
+            summary(&events),
+            [
+                format!("{} page http://example.com/", o(0)),
+                format!("{} skipped not HTML (image/png)", o(1)),
+                format!(
+                    "{} skipped no content type and the body is not markup",
+                    o(2)
+                ),
+                format!("{} page http://example.com/bare", o(3)),
+                format!("{} malformed", o(4)),
+            ]
+        );
+        let first = page(&events[0]);
+        assert_eq!(first.bytes, gb);
+        assert_eq!(first.http_charset.as_deref(), Some("GB2312"));
+        let decoded = crate::decode_html(&first.bytes, first.http_charset.as_deref());
+        assert!(decoded.text.contains("新闻"), "{}", decoded.text);
+        assert_eq!(page(&events[3]).http_charset, None);
+    }
+
+    /// Each part as its own gzip member, as WARC writers lay records out.
+    fn gzip_members(parts: &[Vec<u8>]) -> Vec<u8> {
+        parts.iter().flat_map(|p| gzip(p)).collect()
+    }
+
+    /// The offset of each part's member in [`gzip_members`].
+    fn member_offsets(parts: &[Vec<u8>]) -> Vec<usize> {
+        parts
+            .iter()
+            .scan(0, |at, p| {
+                let start = *at;
+                *at += gzip(p).len();
+                Some(start)
+            })
+            .collect()
     }
 
     #[test]

@@ -155,6 +155,7 @@ pub fn class_pages(
                     return Ok(None);
                 };
                 let topic_page = TopicPage::of(&extraction);
+
                 let tree = &extraction.tree;
                 let visible = tree.visible_nodes();
                 let raw = feature_vector(
@@ -169,7 +170,12 @@ pub fn class_pages(
                     label,
                     topic: topic_page.topic_features(&analyzer),
                     raw,
-                    shape: page_shape(&page.url, &topic_page),
+                    // Its web address: the URL its ground truth gives (five of wcxb-dev's
+                    // pages have none, and none is given them).
+                    shape: page_shape(
+                        Some(page.url.as_str()).filter(|u| !u.is_empty()),
+                        &topic_page,
+                    ),
                     signals: topic_page.signals.clone(),
                     title: topic_page.title.clone(),
                 }))

@@ -173,6 +173,7 @@ pub fn build(html: &str) -> TagTree {
     alt.json_ld_body = tree.json_ld_body;
     alt.base_href = tree.base_href;
     alt.canonical = tree.canonical;
+    alt.og_url = tree.og_url;
     alt.markup = tree.markup;
     alt
 }
@@ -206,8 +207,8 @@ fn build_one(html: &str) -> (TagTree, String) {
 }
 
 impl Builder {
-    /// Title, `lang`, `<base href>`, `<link rel=canonical>` and JSON-LD `articleBody` from the
-    /// whole document.
+    /// Title, `lang`, `<base href>`, `<link rel=canonical>`, `og:url` and JSON-LD
+    /// `articleBody` from the whole document.
     fn read_head(&mut self, dom: &Html) {
         let root = dom.root_element();
         if let Some(lang) = root.value().attr("lang") {
@@ -233,6 +234,9 @@ impl Builder {
                 }
                 Some("link") if is_canonical(node) => {
                     first_href(&mut self.tree.canonical, node);
+                }
+                Some("meta") if self.tree.og_url.is_none() => {
+                    self.tree.og_url = og_url(node);
                 }
                 _ => {}
             }
@@ -579,6 +583,18 @@ fn first_href(slot: &mut Option<String>, node: NodeRef<'_, DomNode>) {
     }
 }
 
+/// The trimmed `content` of a `<meta property=og:url>` (or `name=og:url`), if not empty.
+fn og_url(node: NodeRef<'_, DomNode>) -> Option<String> {
+    let el = node.value().as_element()?;
+    let key = el.attr("property").or_else(|| el.attr("name"))?;
+    key.trim()
+        .eq_ignore_ascii_case("og:url")
+        .then(|| el.attr("content").map(str::trim))
+        .flatten()
+        .filter(|c| !c.is_empty())
+        .map(str::to_string)
+}
+
 /// True for a `<link>` whose `rel` holds the `canonical` keyword.
 fn is_canonical(node: NodeRef<'_, DomNode>) -> bool {
     node.value()
@@ -672,6 +688,22 @@ fn json_ld_article_body(value: &serde_json::Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The addresses a page gives itself: the first canonical link and the first `og:url`.
+    #[test]
+    fn canonical_link_and_og_url() {
+        let tree = build(
+            "<html><head><meta property=og:type content=article>\
+             <meta property='og:url' content=' https://a.example/x '>\
+             <meta property=og:url content=https://b.example/>\
+             <link rel='alternate canonical' href=/y><link rel=canonical href=/z></head>\
+             <body><p>text</p></body></html>",
+        );
+        assert_eq!(tree.og_url.as_deref(), Some("https://a.example/x"));
+        assert_eq!(tree.canonical.as_deref(), Some("/y"));
+        let none = build("<html><head><meta property=og:url content=' '></head></html>");
+        assert_eq!((none.og_url, none.canonical), (None, None));
+    }
 
     #[test]
     fn containers_weighty_tags_and_counts() {

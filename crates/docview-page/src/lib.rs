@@ -206,6 +206,8 @@ pub struct TagTree {
     pub base_href: Option<String>,
     /// The `href` of the page's first `<link rel=canonical>`, trimmed, not yet resolved.
     pub canonical: Option<String>,
+    /// The `content` of the page's first `<meta property=og:url>`, trimmed, not yet resolved.
+    pub og_url: Option<String>,
     /// Every hyperlink (`<a href>`), in document order.
     pub links: Vec<Link>,
     /// The `src` of every image (`<img>`), in document order, trimmed, not yet resolved

@@ -9,14 +9,15 @@
 //!
 //! Hrefs resolve against the page's **link base** ([`link_base`]), as a browser does: the
 //! page's `<base href>`, resolved against its address; else its address. The address is the
-//! record's URL, except for a local file (a `file://` URL) whose page names its
-//! `<link rel=canonical>` web address: its links belong to that address, not to the folder it
-//! was saved in.
+//! record's URL, except for a local file (a `file://` URL) whose page declares its web address
+//! (`<link rel=canonical>`, else `og:url`: [`declared_address`]): its links belong to that
+//! address, not to the folder it was saved in.
 
 use serde::{Deserialize, Serialize};
 use url::Url;
 
 use super::Context;
+use super::address::declared_address;
 use crate::measure::FeatureVector;
 use crate::page::PageType;
 use crate::topic::{LinkPlace, TopicPage};
@@ -51,7 +52,7 @@ pub enum LinkSource {
 pub enum LinkBaseSource {
     /// The page's `<base href>`.
     BaseHref,
-    /// The page's `<link rel=canonical>` (a local file's web address).
+    /// The page's `<link rel=canonical>` or `og:url` (a local file's web address).
     Canonical,
     /// The record's URL.
     Url,
@@ -132,10 +133,6 @@ fn is_story_action(base: &LinkBase, url: &Url) -> bool {
         .any(|word| STORY_ACTIONS.iter().any(|a| word.starts_with(a)))
 }
 
-fn web_url(url: Url) -> Option<Url> {
-    matches!(url.scheme(), "http" | "https").then_some(url)
-}
-
 fn without_fragment(mut url: Url) -> String {
     url.set_fragment(None);
     url.to_string()
@@ -149,9 +146,7 @@ pub fn link_base(page_url: &str, page: &TopicPage) -> LinkBase {
     let canonical = record
         .as_ref()
         .filter(|u| u.scheme() == "file")
-        .zip(page.canonical.as_deref())
-        .and_then(|(u, href)| u.join(href).ok())
-        .and_then(web_url);
+        .and_then(|u| declared_address(u, page));
     let (address, source) = match (canonical, record) {
         (Some(c), _) => {
             own.push(self_key(c.clone()));

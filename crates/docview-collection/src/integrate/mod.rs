@@ -9,6 +9,7 @@
 //! the θ heaviest, and hub blocks are judged by their cosine with it.
 
 mod abstracts;
+mod address;
 mod links;
 mod title;
 
@@ -27,6 +28,7 @@ use crate::topic::TopicPage;
 use docview_classify::PageShape;
 
 pub use abstracts::{allot_sentences, extract_abstract};
+pub use address::{declared_address, web_address};
 pub use links::{LinkBase, LinkBaseSource, RelevantLink, link_base, relevant_links};
 pub use title::{is_meaningless_title, title_of};
 
@@ -92,8 +94,8 @@ pub struct DocView {
     pub truncated: Option<String>,
     /// The URL the page's relative links were resolved against (empty when none).
     pub link_base: String,
-    /// Where `link_base` came from: the page's `<base href>`, its canonical link (a local
-    /// file's web address), the record's URL, or none.
+    /// Where `link_base` came from: the page's `<base href>`, its canonical link or `og:url`
+    /// (a local file's web address), the record's URL, or none.
     pub link_base_source: LinkBaseSource,
     /// URLs of the pages removed as replicas of this one.
     pub replicas: Vec<String>,
@@ -153,10 +155,11 @@ impl ClassifierRef<'_> {
     }
 }
 
-/// The structural features of a cleaned page found at `url`, as the classifier reads them.
-pub fn page_shape(url: &str, page: &TopicPage) -> PageShape {
+/// The structural features of a cleaned page whose web address is `address` (none: the
+/// classifier reads no URL features; [`web_address`]), as the classifier reads them.
+pub fn page_shape(address: Option<&str>, page: &TopicPage) -> PageShape {
     PageShape {
-        url: url.to_string(),
+        url: address.map(str::to_string),
         page_type: page.page_type.as_str().to_string(),
         links: page.links.len(),
         visible_words: page.visible_text.split_whitespace().count(),
@@ -222,9 +225,10 @@ pub fn page_docview(bytes: &[u8], url: &str) -> crate::Result<DocView> {
 pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_>) -> Integrated {
     let lang = page.language;
     let features = page.topic_features(cx.analyzer);
-    let classification = cx
-        .classifier
-        .map(|c| c.classify(&features, &page_shape(url, page), page));
+    let classification = cx.classifier.map(|c| {
+        let address = web_address(url, page);
+        c.classify(&features, &page_shape(address.as_deref(), page), page)
+    });
     let vector = features.scaled_by(|t| cx.stats.idf(t));
     let topic = &page.topic_text;
     let ranked = ranked_features(&vector, topic, lang, cx);
@@ -360,4 +364,4 @@ fn surface_forms(
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -3,7 +3,7 @@ use crate::clean::Framework;
 use crate::extract::extract_page;
 use crate::stats::{StatsBuilder, StopwordParams};
 
-fn page(html: &str) -> TopicPage {
+pub(crate) fn page(html: &str) -> TopicPage {
     TopicPage::of(&extract_page(html.as_bytes(), None, "test.html", &Framework::default()).unwrap())
 }
 
