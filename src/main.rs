@@ -457,7 +457,7 @@ enum ReplicaDetection {
 
 #[derive(Debug, clap::Args)]
 struct IngestArgs {
-    /// Crawled input: WARC or WARC.gz files (HTML responses), folders of pages (recursive;
+    /// Crawled input: WARC or WARC.gz files (HTML response and resource records), folders of pages (recursive;
     /// .html, .htm and their .gz), JSONL files of {"url", "html"} lines, or `-` for JSONL on
     /// standard input.
     #[arg(required = true, value_name = "INPUT")]
