@@ -10,9 +10,8 @@
 
 use crate::common::ROOT;
 use std::path::{Path, PathBuf};
-use std::sync::LazyLock;
 
-use docview::index::{IndexDoc, IndexKind, OpenIndex, query_paths};
+use docview::index::query_paths;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -36,30 +35,8 @@ fn jsonl(data: &[u8]) {
     let _ = docview::input::jsonl_events(data, "fuzz.jsonl");
 }
 
-/// The pages of the query target's index (as in `fuzz/fuzz_targets/query.rs`).
-const PAGES: [(&str, &str); 3] = [
-    (
-        "Ferry to Gull Island",
-        "The ferry service resumes after dock repairs.",
-    ),
-    ("搜索引擎介绍", "搜索引擎每天抓取网页，然后建立索引。"),
-    ("To be or not", "to be or not to be 2003 1,000 AND OR NOT"),
-];
-
-static INDEX: LazyLock<OpenIndex> = LazyLock::new(|| {
-    let docs: Vec<IndexDoc> = PAGES
-        .iter()
-        .enumerate()
-        .map(|(seq, &(title, body))| IndexDoc {
-            seq: seq as u64,
-            url: "http://fuzz.example/",
-            title,
-            body,
-            lang: "en",
-        })
-        .collect();
-    OpenIndex::in_memory(IndexKind::Topic, &docs).expect("an index in memory")
-});
+// `INDEX`, the query target's index.
+include!("../../fuzz/query_index.rs");
 
 fn query(data: &[u8]) {
     if let Ok(text) = std::str::from_utf8(data) {

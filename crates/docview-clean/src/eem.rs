@@ -208,6 +208,14 @@ mod tests {
         docview_page::build(html)
     }
 
+    /// The first node of `t` whose label holds `label` (`#menu`).
+    fn node_labelled(t: &TagTree, label: &str) -> usize {
+        t.nodes
+            .iter()
+            .position(|n| n.label.contains(label))
+            .expect(label)
+    }
+
     fn close(a: f32, b: f32) -> bool {
         (a - b).abs() < 1e-6
     }
@@ -268,12 +276,7 @@ mod tests {
     fn counts_element_nodes_of_each_type_in_a_subtree() {
         let t = tree(THREE_TYPES);
         let nodes = element_nodes(&t);
-        let id_of = |label: &str| {
-            t.nodes
-                .iter()
-                .position(|n| n.label.contains(label))
-                .expect(label)
-        };
+        let id_of = |label: &str| node_labelled(&t, label);
         assert_eq!(
             nodes[id_of("#menu")],
             ElementNodes {
@@ -342,12 +345,7 @@ mod tests {
     fn whitespace_between_tags_is_no_text_node() {
         let t = tree(NEWS_PAGE);
         let nodes = element_nodes(&t);
-        let id_of = |label: &str| {
-            t.nodes
-                .iter()
-                .position(|n| n.label.contains(label))
-                .expect(label)
-        };
+        let id_of = |label: &str| node_labelled(&t, label);
         // The line breaks between the tags are not text a reader sees: the teasers hold two
         // links and two images (their text is the links'), the menu three links.
         assert_eq!(
