@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use crate::Extraction;
 use docview_clean::{Cleaned, Verdict};
 use docview_measure::{FeatureVector, block_text, text_feature_vector};
-use docview_page::{Item, NodeId, PageSignals, PageType, Show, TagTree};
+use docview_page::{Item, NodeId, PageSignals, PageType, Show, Step, TagTree, walk};
 use docview_text::tokens::count_tokens;
 use docview_text::{Analyzer, Language};
 
@@ -127,61 +127,39 @@ impl Line {
     fn terms(&self) -> usize {
         count_tokens(&self.text)
     }
+
+    /// Its text, white space folded (runs of the tree join with theirs): a headline.
+    fn headline(&self) -> String {
+        self.text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
 }
 
-/// The lines under `root`, as [`docview_page::render`] cuts them (at breaks, headings and
-/// blocks), of the blocks `show` shows; at most `limit` lines with text.
-fn lines(tree: &TagTree, root: NodeId, show: &dyn Fn(NodeId) -> Show, limit: usize) -> Vec<Line> {
+/// The lines under `root` (cut at breaks, images and block edges, as [`docview_page::walk`]
+/// meets them), of the blocks `show` shows.
+fn lines(tree: &TagTree, root: NodeId, show: &dyn Fn(NodeId) -> Show) -> Vec<Line> {
     let mut out: Vec<Line> = Vec::new();
     let mut line = Line::default();
     let end_line = |line: &mut Line, out: &mut Vec<Line>| {
         let done = std::mem::take(line);
         if !done.text.trim().is_empty() {
-            out.push(Line {
-                text: done.text.split_whitespace().collect::<Vec<_>>().join(" "),
-                ..done
-            });
+            out.push(done);
         }
     };
-    let mut stack: Vec<(NodeId, bool, usize)> = match show(root) {
-        Show::Nothing => Vec::new(),
-        s => vec![(root, s == Show::All, 0)],
-    };
-    while let Some((id, own, pos)) = stack.pop() {
-        if out.len() >= limit {
-            break;
-        }
-        let Some(item) = tree.node(id).items.get(pos) else {
-            end_line(&mut line, &mut out);
-            continue;
-        };
-        stack.push((id, own, pos + 1));
-        match *item {
-            Item::Text { start, end, style } if own => {
-                let text = tree.slice(start, end);
-                if text.chars().any(char::is_alphanumeric) {
-                    let first = line.text.trim().is_empty();
-                    line.h1 = (first || line.h1) && style.heading == 1;
-                    line.strong = (first || line.strong) && (style.heading > 0 || style.weighty);
-                    line.anchor |= style.anchor;
-                }
-                line.text.push_str(text);
+    walk(tree, root, show, |step| match step {
+        Step::Text(text, style) => {
+            if text.chars().any(char::is_alphanumeric) {
+                let first = line.text.trim().is_empty();
+                line.h1 = (first || line.h1) && style.heading == 1;
+                line.strong = (first || line.strong) && (style.heading > 0 || style.weighty);
+                line.anchor |= style.anchor;
             }
-            Item::Text { .. } => {}
-            Item::Break | Item::Image { .. } => end_line(&mut line, &mut out),
-            Item::Child(child) => {
-                end_line(&mut line, &mut out);
-                if !tree.node(child).hidden {
-                    match show(child) {
-                        Show::Nothing => {}
-                        s => stack.push((child, s == Show::All, 0)),
-                    }
-                }
-            }
+            line.text.push_str(text);
         }
-    }
+        Step::Break | Step::Image(_) | Step::Child { .. } | Step::End => {
+            end_line(&mut line, &mut out)
+        }
+    });
     end_line(&mut line, &mut out);
-    out.truncate(limit);
     out
 }
 
@@ -204,21 +182,30 @@ pub fn headline(tree: &TagTree, cleaned: &Cleaned) -> Option<String> {
         _ => Show::Nothing,
     };
     let topic = match cleaned.topic_root {
-        Some(root) => lines(tree, root, &shown, usize::MAX),
+        Some(root) => lines(tree, root, &shown),
         None => Vec::new(),
     };
     if let Some(h1) = topic.iter().find(|l| l.h1 && fits(l)) {
-        return Some(h1.text.clone());
+        return Some(h1.headline());
     }
-    if let Some(root) = tree.root() {
-        let h1s: Vec<Line> = lines(tree, root, &|_| Show::All, usize::MAX)
+    // The page's one `<h1>`: looked for in a rendering of the whole page only when the page
+    // has text set in one at all (most pages without a headline in their topic content have
+    // none), so that the rest pay nothing for it.
+    let has_h1 = || {
+        tree.nodes
+            .iter()
+            .flat_map(|n| &n.items)
+            .any(|item| matches!(item, Item::Text { style, .. } if style.heading == 1))
+    };
+    if let Some(root) = tree.root().filter(|_| has_h1()) {
+        let h1s: Vec<Line> = lines(tree, root, &|_| Show::All)
             .into_iter()
             .filter(|l| l.h1 && !l.anchor)
             .collect();
         if let [h1] = &h1s[..]
             && fits(h1)
         {
-            return Some(h1.text.clone());
+            return Some(h1.headline());
         }
     }
     topic
@@ -226,7 +213,7 @@ pub fn headline(tree: &TagTree, cleaned: &Cleaned) -> Option<String> {
         .take(HEADLINE_LINES)
         .take_while(|l| l.terms() <= HEADLINE_MAX_TERMS)
         .find(|l| l.strong && l.terms() >= HEADLINE_MIN_TERMS && fits(l))
-        .map(|l| l.text.clone())
+        .map(Line::headline)
 }
 
 impl TopicPage {

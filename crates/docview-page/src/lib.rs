@@ -25,7 +25,7 @@ pub use build::build;
 pub use hint::Hint;
 pub use markup::{MARKUP_TAGS, Markup, NAME_WORDS, OG_TYPES, SCHEMA_TYPES};
 pub use nesting::{MAX_PARSE_DEPTH, cap_nesting, tag_limit_offset};
-pub use render::{Rendered, Show, escape_html_into, render};
+pub use render::{Rendered, Show, Step, escape_html_into, render, walk};
 pub use signals::{PHRASES, PageSignals, SIGNAL_COUNT, signal_names};
 
 /// Index of a node in [`TagTree::nodes`]; the root (the `<body>`, or the document) is 0.

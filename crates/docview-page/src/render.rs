@@ -1,7 +1,7 @@
 //! Rendering a subtree of the tag tree as plain text: headings and list items on lines of their
 //! own, blocks separated by blank lines, like the `main_content` of the evaluation corpora.
 
-use super::{Item, NodeId, TagTree};
+use super::{Item, NodeId, Style, TagTree};
 
 /// Text of a subtree, as paragraphs.
 #[derive(Debug, Clone, Default)]
@@ -64,6 +64,72 @@ pub enum Show {
     Nothing,
 }
 
+/// What [`walk`] meets in a subtree, in document order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step<'t> {
+    /// A run of text of a block whose own text is shown.
+    Text(&'t str, Style),
+    /// A line break inside a block (`<br>`, the edges of a heading or list item).
+    Break,
+    /// An image; its alt text (may be empty) when its block's own text is shown.
+    Image(Option<&'t str>),
+    /// A child block, `shown` when the walk goes into it next (it is not hidden, and `show`
+    /// does not say [`Show::Nothing`]).
+    Child {
+        /// Whether the walk goes into it.
+        shown: bool,
+    },
+    /// The end of a block the walk went into.
+    End,
+}
+
+/// Walks the subtree under `root`, asking `show` about each block (hidden blocks are never
+/// shown), and hands each [`Step`] to `visit`: the one traversal of every rendering of a
+/// subtree ([`render`], and the lines a page's headline is looked for in).
+pub fn walk<'t>(
+    tree: &'t TagTree,
+    root: NodeId,
+    show: &dyn Fn(NodeId) -> Show,
+    mut visit: impl FnMut(Step<'t>),
+) {
+    if tree.nodes.is_empty() {
+        return;
+    }
+    // Stack of (node, shows its own text, next item index).
+    let mut stack: Vec<(NodeId, bool, usize)> = match show(root) {
+        Show::Nothing => Vec::new(),
+        s => vec![(root, s == Show::All, 0)],
+    };
+    while let Some((id, own, pos)) = stack.pop() {
+        let Some(item) = tree.node(id).items.get(pos) else {
+            visit(Step::End);
+            continue;
+        };
+        stack.push((id, own, pos + 1));
+        match *item {
+            Item::Text { start, end, style } if own => {
+                visit(Step::Text(tree.slice(start, end), style));
+            }
+            Item::Text { .. } => {}
+            Item::Break => visit(Step::Break),
+            Item::Image { start, end, .. } => {
+                visit(Step::Image(own.then(|| tree.slice(start, end))));
+            }
+            Item::Child(child) => {
+                let shown = !tree.node(child).hidden
+                    && match show(child) {
+                        Show::Nothing => false,
+                        s => {
+                            stack.push((child, s == Show::All, 0));
+                            true
+                        }
+                    };
+                visit(Step::Child { shown });
+            }
+        }
+    }
+}
+
 /// Renders the subtree under `root`, asking `show` about each block (hidden blocks are never
 /// shown). Image alt texts are included when `with_alt` is set.
 pub fn render(
@@ -73,49 +139,21 @@ pub fn render(
     show: &dyn Fn(NodeId) -> Show,
 ) -> Rendered {
     let mut w = Writer::default();
-    if tree.nodes.is_empty() {
-        return w.out;
-    }
-    // Stack of (node, shows its own text, next item index).
-    let mut stack: Vec<(NodeId, bool, usize)> = match show(root) {
-        Show::Nothing => Vec::new(),
-        s => vec![(root, s == Show::All, 0)],
-    };
-    while let Some((id, own, pos)) = stack.pop() {
-        let node = tree.node(id);
-        let Some(item) = node.items.get(pos) else {
-            w.end_paragraph();
-            continue;
-        };
-        stack.push((id, own, pos + 1));
-        match *item {
-            Item::Text { start, end, .. } if own => w.push(tree.slice(start, end)),
-            Item::Text { .. } => {}
-            Item::Break => w.end_line(),
-            Item::Image { start, end, .. } => {
-                if own && with_alt && start < end {
-                    w.end_line();
-                    w.push(tree.slice(start, end));
-                    w.end_line();
-                }
-            }
-            Item::Child(child) => {
-                if tree.node(child).hidden {
-                    continue;
-                }
-                match show(child) {
-                    Show::Nothing => {}
-                    s => {
-                        w.end_paragraph();
-                        stack.push((child, s == Show::All, 0));
-                    }
-                }
-            }
+    walk(tree, root, show, |step| match step {
+        Step::Text(text, _) => w.push(text),
+        Step::Break => w.end_line(),
+        Step::Image(Some(alt)) if with_alt && !alt.is_empty() => {
+            w.end_line();
+            w.push(alt);
+            w.end_line();
         }
-    }
+        Step::Image(_) | Step::Child { shown: false } => {}
+        Step::Child { shown: true } | Step::End => w.end_paragraph(),
+    });
     w.end_paragraph();
     w.out
 }
+
 /// Appends `text` with `&`, `<`, `>` and `"` escaped: safe in HTML element content and in
 /// double-quoted attribute values.
 pub fn escape_html_into(out: &mut String, text: &str) {
