@@ -181,31 +181,51 @@ fn record_event(
             message,
         }))
     };
-    match header.warc_type.as_str() {
+    // A `resource` record is a page captured without its HTTP head: the record's own
+    // `Content-Type` stands for the head's (a 2xx status, no codings).
+    let resource = match header.warc_type.as_str() {
         "warcinfo" | "request" | "metadata" => return Ok(None),
-        "response" => {}
-        "resource" => return resource_event(block, header, origin),
+        "response" => None,
+        "resource" => Some(HttpHead::of_resource(header.content_type.as_deref())),
         other => {
             let warc_type = if other.is_empty() { "untyped" } else { other };
             return skipped(SkipReason::NotResponse {
                 warc_type: warc_type.to_string(),
             });
         }
-    }
-    if let Some(content_type) = &header.content_type {
-        let (media_type, _) = http::split_content_type(content_type);
-        if media_type != "application/http" {
-            return skipped(SkipReason::NotHttp {
-                content_type: media_type,
-            });
+    };
+    // What the record's `Content-Type` rules out is told before its URL is looked for.
+    match &resource {
+        Some(head) => {
+            if let Some(media_type) = head.media_type.as_ref().filter(|_| !head.is_html()) {
+                return skipped(SkipReason::NotHtml {
+                    content_type: media_type.clone(),
+                });
+            }
+        }
+        None => {
+            if let Some(content_type) = &header.content_type {
+                let (media_type, _) = http::split_content_type(content_type);
+                if media_type != "application/http" {
+                    return skipped(SkipReason::NotHttp {
+                        content_type: media_type,
+                    });
+                }
+            }
         }
     }
     let Some(url) = header.target_uri.clone() else {
-        return malformed("response record without WARC-Target-URI".to_string());
+        return malformed(format!(
+            "{} record without WARC-Target-URI",
+            header.warc_type
+        ));
     };
-    let head = match http::read_head(block)? {
-        Ok(head) => head,
-        Err(message) => return malformed(message),
+    let head = match resource {
+        Some(head) => head,
+        None => match http::read_head(block)? {
+            Ok(head) => head,
+            Err(message) => return malformed(message),
+        },
     };
     if !(200..300).contains(&head.status) {
         return skipped(SkipReason::HttpStatus(head.status));
@@ -233,60 +253,14 @@ fn record_event(
     })))
 }
 
-/// What a `resource` record gives: a page when its WARC `Content-Type` is HTML (or missing,
-/// and the block starts with `<`), its charset that type's; else skipped as not HTML.
-fn resource_event(
-    block: &mut impl BufRead,
-    header: &WarcHeader,
-    origin: &str,
-) -> Result<Option<InputEvent>, Failure> {
-    let (media_type, charset) = match &header.content_type {
-        Some(value) => {
-            let (media_type, charset) = http::split_content_type(value);
-            (Some(media_type), charset)
-        }
-        None => (None, None),
-    };
-    let not_html = |content_type: String| {
-        Ok(Some(InputEvent::Skipped {
-            origin: origin.to_string(),
-            reason: SkipReason::NotHtml { content_type },
-        }))
-    };
-    if let Some(media_type) = media_type.as_ref().filter(|m| !http::is_html_media_type(m)) {
-        return not_html(media_type.clone());
-    }
-    let Some(url) = header.target_uri.clone() else {
-        return Ok(Some(InputEvent::Malformed {
-            origin: origin.to_string(),
-            message: "resource record without WARC-Target-URI".to_string(),
-        }));
-    };
-    let bytes = read_capped(block)?;
-    if media_type.is_none() && !starts_with_markup(&bytes) {
-        return not_html(String::new());
-    }
-    Ok(Some(InputEvent::Page(RawPage {
-        url,
-        bytes,
-        http_charset: charset,
-        origin: origin.to_string(),
-    })))
-}
-
-/// The first [`MAX_PAGE_BYTES`] bytes of a record's block (or of what is left of it).
-fn read_capped(block: &mut impl BufRead) -> io::Result<Vec<u8>> {
+/// Reads the first [`MAX_PAGE_BYTES`] bytes of the HTTP body and undoes its codings.
+fn read_body(block: &mut impl BufRead, head: &HttpHead) -> io::Result<Result<Vec<u8>, BodyError>> {
     let mut raw = Vec::new();
     block
         .by_ref()
         .take(MAX_PAGE_BYTES as u64)
         .read_to_end(&mut raw)?;
-    Ok(raw)
-}
-
-/// Reads the first [`MAX_PAGE_BYTES`] bytes of the HTTP body and undoes its codings.
-fn read_body(block: &mut impl BufRead, head: &HttpHead) -> io::Result<Result<Vec<u8>, BodyError>> {
-    Ok(http::decode_body(read_capped(block)?, &head.codings))
+    Ok(http::decode_body(raw, &head.codings))
 }
 
 /// True when the first non-blank byte (after a UTF-8 byte order mark) is `<`.
