@@ -196,16 +196,14 @@ pub const SHORT_PAGE_REASON: &str = "a short page's prose";
 pub fn short_page_prose(tree: &TagTree) -> Vec<NodeId> {
     let mut text_blocks = 0usize;
     let mut prose = Vec::new();
-    for ((i, node), visible) in tree.nodes.iter().enumerate().zip(tree.visible_nodes()) {
-        if !visible || node.own.terms == 0 {
-            continue;
-        }
+    for id in tree.text_blocks() {
         text_blocks += 1;
         if text_blocks > SHORT_PAGE_BLOCKS {
             return Vec::new();
         }
+        let node = tree.node(id);
         if node.own.terms >= SHORT_PAGE_MIN_TERMS && node.block_type == PageType::Topic {
-            prose.push(i as NodeId);
+            prose.push(id);
         }
     }
     prose

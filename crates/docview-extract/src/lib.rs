@@ -314,13 +314,7 @@ impl Extraction {
         if count_tokens(&self.cleaned.topic_text) > 0 {
             return None;
         }
-        let blocks = self
-            .tree
-            .nodes
-            .iter()
-            .zip(self.tree.visible_nodes())
-            .filter(|(node, visible)| *visible && node.own.terms > 0)
-            .count();
+        let blocks = self.tree.text_blocks().count();
         Some(if blocks == 0 {
             EmptyTopic::NoVisibleText
         } else {

@@ -281,6 +281,17 @@ impl TagTree {
         visible
     }
 
+    /// The visible blocks that hold text of their own (a term or more), in document order: the
+    /// text blocks a reader sees.
+    pub fn text_blocks(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.nodes
+            .iter()
+            .zip(self.visible_nodes())
+            .enumerate()
+            .filter(|(_, (node, visible))| *visible && node.own.terms > 0)
+            .map(|(i, _)| i as NodeId)
+    }
+
     /// True when `ancestor` is `node` or one of its ancestors.
     pub fn is_ancestor(&self, ancestor: NodeId, mut node: NodeId) -> bool {
         loop {
