@@ -87,6 +87,11 @@ impl OpenIndex {
     pub fn open(dir: &Path, kind: IndexKind) -> Result<OpenIndex> {
         let path = index_path(dir, kind);
         let index = open_index(&path)?;
+        OpenIndex::searching(kind, path, index)
+    }
+
+    /// `index`, at `path`, ready to search.
+    fn searching(kind: IndexKind, path: PathBuf, index: Index) -> Result<OpenIndex> {
         let fields = Fields::of(&index, &path)?;
         let searcher = reader(&index, &path)?.searcher();
         Ok(OpenIndex {
@@ -117,14 +122,7 @@ impl OpenIndex {
                 .map_err(|e| index_error(&path, e))?;
         }
         writer.commit().map_err(|e| index_error(&path, e))?;
-        let searcher = reader(&index, &path)?.searcher();
-        Ok(OpenIndex {
-            kind,
-            path,
-            index,
-            fields,
-            searcher,
-        })
+        OpenIndex::searching(kind, path, index)
     }
 
     /// Which index.
