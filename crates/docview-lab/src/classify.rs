@@ -155,7 +155,6 @@ pub fn class_pages(
                     return Ok(None);
                 };
                 let topic_page = TopicPage::of(&extraction);
-
                 let tree = &extraction.tree;
                 let visible = tree.visible_nodes();
                 let raw = feature_vector(
