@@ -71,6 +71,18 @@ fn report_files_are_written_and_self_contained() {
     }
 }
 
+/// `docview compare DIR --queries FILE --runs 1`.
+fn compare_with_queries(ingest_dir: &Path, queries: &Path) -> std::process::Output {
+    Command::new(DOCVIEW)
+        .arg("compare")
+        .arg(ingest_dir)
+        .arg("--queries")
+        .arg(queries)
+        .args(["--runs", "1"])
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn cli_compare_and_query_explain() {
     let dir = tempfile::tempdir().unwrap();
@@ -81,14 +93,7 @@ fn cli_compare_and_query_explain() {
         "# a query log\nferry dock\n\nreader-funded\n清溪大桥\n",
     )
     .unwrap();
-    let o = Command::new(DOCVIEW)
-        .arg("compare")
-        .arg(&ingest_dir)
-        .arg("--queries")
-        .arg(&queries)
-        .args(["--runs", "1"])
-        .output()
-        .unwrap();
+    let o = compare_with_queries(&ingest_dir, &queries);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("3 queries from file"), "{text}");
@@ -150,14 +155,7 @@ fn a_bad_line_of_a_queries_file_is_named() {
             format!("# a query log\nferry dock\n{bad}\nharbor\n"),
         )
         .unwrap();
-        let o = Command::new(DOCVIEW)
-            .arg("compare")
-            .arg(&ingest_dir)
-            .arg("--queries")
-            .arg(&queries)
-            .args(["--runs", "1"])
-            .output()
-            .unwrap();
+        let o = compare_with_queries(&ingest_dir, &queries);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{:?}: {err}", o.status);
         assert!(err.contains("log.txt line 3"), "{err}");
