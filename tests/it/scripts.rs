@@ -1,6 +1,7 @@
 //! The repository's scripts, run as a user runs them: `scripts/spark_smoke.sh` with a binary
 //! given in `DOCVIEW_BIN` (no build), its Spark driver stood in for by the local pool (PySpark is
-//! a 300 MB download, not part of the tests).
+//! a 300 MB download, not part of the tests); `scripts/bench.sh` with a stand-in for the shared
+//! side-by-side script (the real one runs the peers for minutes).
 
 use crate::common::{DOCVIEW, ROOT};
 use std::os::unix::fs::PermissionsExt;
@@ -66,4 +67,78 @@ fn spark_smoke_uses_the_binary_it_is_given() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{said}");
     assert!(said.contains("DOCVIEW_BIN=/nonexistent/docview"), "{said}");
+}
+
+#[test]
+fn bench_runs_the_side_by_side_script_with_the_binary_and_set_it_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    // A stand-in for ../shared/bench/side_by_side.sh that shows what it was handed.
+    let bench = dir.path().join("bench");
+    executable(
+        &bench.join("side_by_side.sh"),
+        "#!/bin/sh\necho \"side by side: $1 BIN=$BIN SET=$SET ROUNDS=$ROUNDS\"\n",
+    );
+    let set = dir.path().join("set");
+    std::fs::create_dir_all(set.join("html")).unwrap();
+    let bin = dir.path().join("bin");
+    executable(
+        &bin.join("cargo"),
+        "#!/bin/sh\necho 'cargo was called' >&2\nexit 3\n",
+    );
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let run = |args: &[&str], docview: &str, set: &Path| {
+        Command::new("bash")
+            .arg(Path::new(ROOT).join("scripts/bench.sh"))
+            .args(args)
+            .env("DOCVIEW_BIN", docview)
+            .env("BENCH", &bench)
+            .env("SET", set)
+            .env("ROUNDS", "2")
+            .env("PATH", &path)
+            .output()
+            .unwrap()
+    };
+    let out = run(&["e2e"], DOCVIEW, &set);
+    let (said, printed) = (
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout),
+    );
+    assert!(out.status.success(), "{said}\n{printed}");
+    let mut lines = printed.lines();
+    let head = lines.next().unwrap_or_default();
+    // The conditions head the figures: date, cores, load, version, set, rounds.
+    assert!(head.starts_with("# 20"), "{printed}");
+    for part in [" cores, load ", "docview ", "2 rounds on core 1"] {
+        assert!(head.contains(part), "{head}");
+    }
+    assert_eq!(
+        lines.next(),
+        Some(
+            format!(
+                "side by side: e2e BIN={DOCVIEW} SET={} ROUNDS=2",
+                set.display()
+            )
+            .as_str()
+        ),
+        "{printed}"
+    );
+    // Wrong arguments and inputs are refused at once, naming what was wrong.
+    let refused = |out: std::process::Output, what: &str| {
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{said}");
+        assert!(said.contains(what), "{said}");
+    };
+    refused(run(&["speed"], DOCVIEW, &set), "unknown comparison 'speed'");
+    refused(
+        run(&["e2e"], "/nonexistent/docview", &set),
+        "DOCVIEW_BIN=/nonexistent/docview",
+    );
+    refused(
+        run(&["e2e"], DOCVIEW, &dir.path().join("nothing")),
+        "nothing/html: SET must be a labelled set",
+    );
 }
