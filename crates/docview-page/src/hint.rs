@@ -2,6 +2,7 @@
 //! page authors give to navigation bars, footers, cookie banners, share bars, related-link lists
 //! and comment threads, and to article bodies. Added to the paper's evidence (it predates them).
 
+use html5ever::{LocalName, local_name};
 use serde::Serialize;
 
 /// What an element's names say about its block.
@@ -117,12 +118,18 @@ const CONTENT_WORDS: &[&str] = &[
 ];
 
 /// The hint of an element from its tag name and attributes.
-pub fn hint_of(tag: &str, id: Option<&str>, class: Option<&str>, role: Option<&str>) -> Hint {
-    match tag {
-        "nav" => return Hint::Boilerplate("nav"),
-        "footer" => return Hint::Boilerplate("footer"),
-        "aside" => return Hint::Boilerplate("aside"),
-        _ => {}
+pub(crate) fn hint_of(
+    tag: &LocalName,
+    id: Option<&str>,
+    class: Option<&str>,
+    role: Option<&str>,
+) -> Hint {
+    if *tag == local_name!("nav") {
+        return Hint::Boilerplate("nav");
+    } else if *tag == local_name!("footer") {
+        return Hint::Boilerplate("footer");
+    } else if *tag == local_name!("aside") {
+        return Hint::Boilerplate("aside");
     }
     if let Some(role) = role {
         match role.trim().to_ascii_lowercase().as_str() {
@@ -143,10 +150,12 @@ pub fn hint_of(tag: &str, id: Option<&str>, class: Option<&str>, role: Option<&s
             return h;
         }
     }
-    match tag {
-        "main" => Hint::Content("main"),
-        "article" => Hint::Content("article"),
-        _ => Hint::None,
+    if *tag == local_name!("main") {
+        Hint::Content("main")
+    } else if *tag == local_name!("article") {
+        Hint::Content("article")
+    } else {
+        Hint::None
     }
 }
 
@@ -179,6 +188,10 @@ fn name_hint(name: &str) -> Option<Hint> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn hint_of(tag: &str, id: Option<&str>, class: Option<&str>, role: Option<&str>) -> Hint {
+        super::hint_of(&LocalName::from(tag), id, class, role)
+    }
 
     #[test]
     fn tags_roles_and_names() {

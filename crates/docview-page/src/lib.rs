@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 mod build;
+mod dom;
 mod hint;
 mod markup;
 mod nesting;
