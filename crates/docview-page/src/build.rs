@@ -143,12 +143,15 @@ fn is_hidden(el: &Element) -> bool {
         }
     }
     if let Some(class) = el.attr(&local_name!("class")) {
+        const HIDING: [&str; 5] = [
+            "hidden",
+            "sr-only",
+            "screen-reader-text",
+            "visually-hidden",
+            "visuallyhidden",
+        ];
         for c in class.split_ascii_whitespace() {
-            let c = c.to_ascii_lowercase();
-            if matches!(
-                c.as_str(),
-                "hidden" | "sr-only" | "screen-reader-text" | "visually-hidden" | "visuallyhidden"
-            ) {
+            if HIDING.iter().any(|h| c.eq_ignore_ascii_case(h)) {
                 return true;
             }
         }
@@ -671,20 +674,28 @@ fn is_canonical(el: &Element) -> bool {
 /// whitespace, NUL as nothing.
 fn push_folded(out: &mut String, text: &str) {
     let mut space = out.ends_with(' ') || out.is_empty();
-    for c in text.chars() {
-        if c == '\u{0}' {
+    // Start of the run of plain characters not yet copied: runs are copied whole.
+    let mut run = 0;
+    for (i, c) in text.char_indices() {
+        let plain = if c.is_ascii() {
+            c > ' ' && c != '\u{7f}'
+        } else {
+            !(c.is_whitespace() || c.is_control())
+        };
+        if plain {
             continue;
         }
-        if c.is_whitespace() || c.is_control() {
-            if !space {
-                out.push(' ');
-                space = true;
-            }
-        } else {
-            out.push(c);
+        if run < i {
+            out.push_str(&text[run..i]);
             space = false;
         }
+        run = i + c.len_utf8();
+        if c != '\u{0}' && !space {
+            out.push(' ');
+            space = true;
+        }
     }
+    out.push_str(&text[run..]);
 }
 
 /// The first `max` characters of `text`.
@@ -782,6 +793,48 @@ mod tests {
             .map(|l| (l.node, &*l.href, tree.slice(l.start, l.end)))
             .collect();
         assert_eq!(links, [(3, "/x", "link text only"), (4, "/y", "bold link")]);
+    }
+
+    /// Folding copies runs of plain characters whole and gives what folding character by
+    /// character gives.
+    #[test]
+    fn folding_by_runs_matches_folding_by_characters() {
+        fn by_chars(out: &mut String, text: &str) {
+            let mut space = out.ends_with(' ') || out.is_empty();
+            for c in text.chars().filter(|&c| c != '\u{0}') {
+                if c.is_whitespace() || c.is_control() {
+                    if !space {
+                        out.push(' ');
+                        space = true;
+                    }
+                } else {
+                    out.push(c);
+                    space = false;
+                }
+            }
+        }
+        let texts = [
+            "",
+            " ",
+            "\u{0}",
+            "a\u{0}b",
+            "  lead and trail  ",
+            "tab\tnew\nline\r\n\u{b}\u{c}end",
+            "del\u{7f}c1\u{85}\u{9b}nbsp\u{a0}ideo\u{3000}\u{2028}x",
+            "héllo wörld — 東京\u{200b}zero-width stays",
+            "\u{0} \u{0}x\u{0} ",
+        ];
+        for prefix in ["", "word", "word "] {
+            for text in texts {
+                let (mut fast, mut slow) = (prefix.to_string(), prefix.to_string());
+                push_folded(&mut fast, text);
+                by_chars(&mut slow, text);
+                assert_eq!(fast, slow, "{prefix:?} + {text:?}");
+            }
+        }
+        let mut out = String::new();
+        push_folded(&mut out, "\n  High\u{0}\u{8} water\u{85}at  noon\t");
+        assert_eq!(out, "High water at noon ");
     }
 
     #[test]

@@ -438,8 +438,8 @@ impl TreeSink for Sink {
     }
 }
 
-/// A hasher for interned names: an atom hashes itself to one precomputed integer, which this
-/// spreads over the bits (a multiplication), with none of SipHash's rounds.
+/// A hasher for interned names and short words: an atom hashes itself to one precomputed
+/// integer, which this spreads over the bits (a multiplication), with none of SipHash's rounds.
 #[derive(Default)]
 pub(crate) struct AtomHasher(u64);
 
@@ -452,6 +452,10 @@ impl Hasher for AtomHasher {
         for &b in bytes {
             self.write_u64(u64::from(b));
         }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
     }
 
     fn write_u32(&mut self, n: u32) {
