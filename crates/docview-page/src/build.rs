@@ -674,23 +674,35 @@ fn is_canonical(el: &Element) -> bool {
 /// whitespace, NUL as nothing.
 fn push_folded(out: &mut String, text: &str) {
     let mut space = out.ends_with(' ') || out.is_empty();
+    let bytes = text.as_bytes();
     // Start of the run of plain characters not yet copied: runs are copied whole.
     let mut run = 0;
-    for (i, c) in text.char_indices() {
-        let plain = if c.is_ascii() {
-            c > ' ' && c != '\u{7f}'
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b > b' ' && b < 0x7f {
+            i += 1;
+            continue;
+        }
+        let (len, plain, nul) = if b < 0x80 {
+            (1, false, b == 0)
         } else {
-            !(c.is_whitespace() || c.is_control())
+            match text.get(i..).and_then(|t| t.chars().next()) {
+                Some(c) => (c.len_utf8(), !(c.is_whitespace() || c.is_control()), false),
+                None => break,
+            }
         };
         if plain {
+            i += len;
             continue;
         }
         if run < i {
             out.push_str(&text[run..i]);
             space = false;
         }
-        run = i + c.len_utf8();
-        if c != '\u{0}' && !space {
+        i += len;
+        run = i;
+        if !nul && !space {
             out.push(' ');
             space = true;
         }
