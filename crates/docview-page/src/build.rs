@@ -1,8 +1,11 @@
-//! Building the markup tag tree from html5ever's DOM (through scraper), iteratively.
+//! Building the markup tag tree from html5ever's DOM (docview's own, [`crate::dom`]),
+//! iteratively.
 
-use ego_tree::NodeRef;
-use scraper::{Html, Node as DomNode};
+use std::sync::OnceLock;
 
+use html5ever::{LocalName, local_name};
+
+use super::dom::{AtomMap, Data, Dom, Element, NodeIx};
 use super::hint::{Hint, hint_of};
 use super::markup::MarkupCounter;
 use super::nesting::{MAX_PARSE_DEPTH, cap_nesting};
@@ -32,47 +35,104 @@ enum Role {
     Inline,
 }
 
-/// The role of an element by its tag name.
-fn role_of(tag: &str) -> Role {
-    match tag {
-        "script" | "style" | "noscript" | "template" | "head" | "svg" | "math" | "iframe"
-        | "object" | "embed" | "canvas" | "select" | "option" | "optgroup" | "datalist"
-        | "textarea" | "input" | "button" | "audio" | "video" | "map" | "dialog" | "frameset"
-        | "frame" | "title" | "meta" | "link" | "base" | "source" | "track" | "param" => Role::Drop,
-        "html" | "body" | "table" | "tr" | "td" | "th" | "p" | "div" | "section" | "article"
-        | "main" | "aside" | "nav" | "header" | "footer" | "ul" | "ol" | "li" | "dl" | "dd"
-        | "form" | "blockquote" | "pre" | "figure" | "details" | "fieldset" | "address"
-        | "center" | "caption" | "menu" | "hgroup" | "search" => Role::Container,
-        "h1" => Role::Heading(1, 4.0),
-        "h2" => Role::Heading(2, 3.0),
-        "h3" => Role::Heading(3, 2.5),
-        "h4" => Role::Heading(4, 2.0),
-        "h5" => Role::Heading(5, 1.5),
-        "h6" => Role::Heading(6, 1.5),
-        "b" | "strong" | "big" => Role::Weighty(1.5),
-        "em" | "i" | "u" | "mark" | "font" => Role::Weighty(1.2),
-        "a" => Role::Anchor,
-        "img" => Role::Image,
-        "br" | "hr" => Role::Break,
-        "dt" | "figcaption" | "summary" | "legend" | "tbody" | "thead" | "tfoot" | "label" => {
-            Role::Line
-        }
-        _ => Role::Inline,
-    }
+/// The roles of the tags that have one other than [`Role::Inline`].
+const ROLES: &[(&[&str], Role)] = &[
+    (
+        &[
+            "script", "style", "noscript", "template", "head", "svg", "math", "iframe", "object",
+            "embed", "canvas", "select", "option", "optgroup", "datalist", "textarea", "input",
+            "button", "audio", "video", "map", "dialog", "frameset", "frame", "title", "meta",
+            "link", "base", "source", "track", "param",
+        ],
+        Role::Drop,
+    ),
+    (
+        &[
+            "html",
+            "body",
+            "table",
+            "tr",
+            "td",
+            "th",
+            "p",
+            "div",
+            "section",
+            "article",
+            "main",
+            "aside",
+            "nav",
+            "header",
+            "footer",
+            "ul",
+            "ol",
+            "li",
+            "dl",
+            "dd",
+            "form",
+            "blockquote",
+            "pre",
+            "figure",
+            "details",
+            "fieldset",
+            "address",
+            "center",
+            "caption",
+            "menu",
+            "hgroup",
+            "search",
+        ],
+        Role::Container,
+    ),
+    (&["h1"], Role::Heading(1, 4.0)),
+    (&["h2"], Role::Heading(2, 3.0)),
+    (&["h3"], Role::Heading(3, 2.5)),
+    (&["h4"], Role::Heading(4, 2.0)),
+    (&["h5"], Role::Heading(5, 1.5)),
+    (&["h6"], Role::Heading(6, 1.5)),
+    (&["b", "strong", "big"], Role::Weighty(1.5)),
+    (&["em", "i", "u", "mark", "font"], Role::Weighty(1.2)),
+    (&["a"], Role::Anchor),
+    (&["img"], Role::Image),
+    (&["br", "hr"], Role::Break),
+    (
+        &[
+            "dt",
+            "figcaption",
+            "summary",
+            "legend",
+            "tbody",
+            "thead",
+            "tfoot",
+            "label",
+        ],
+        Role::Line,
+    ),
+];
+
+/// The role of an element by its tag name: one hash lookup of the interned name.
+fn role_of(tag: &LocalName) -> Role {
+    static MAP: OnceLock<AtomMap<Role>> = OnceLock::new();
+    let map = MAP.get_or_init(|| {
+        ROLES
+            .iter()
+            .flat_map(|(tags, role)| tags.iter().map(|t| (LocalName::from(*t), *role)))
+            .collect()
+    });
+    map.get(tag).copied().unwrap_or(Role::Inline)
 }
 
 /// True when the element is hidden from readers by its attributes.
-fn is_hidden(el: &scraper::node::Element) -> bool {
-    if el.attr("hidden").is_some() {
+fn is_hidden(el: &Element) -> bool {
+    if el.attr(&local_name!("hidden")).is_some() {
         return true;
     }
     if el
-        .attr("aria-hidden")
+        .attr(&local_name!("aria-hidden"))
         .is_some_and(|v| v.eq_ignore_ascii_case("true"))
     {
         return true;
     }
-    if let Some(style) = el.attr("style") {
+    if let Some(style) = el.attr(&local_name!("style")) {
         let s: String = style
             .chars()
             .filter(|c| !c.is_whitespace())
@@ -82,13 +142,16 @@ fn is_hidden(el: &scraper::node::Element) -> bool {
             return true;
         }
     }
-    if let Some(class) = el.attr("class") {
+    if let Some(class) = el.attr(&local_name!("class")) {
+        const HIDING: [&str; 5] = [
+            "hidden",
+            "sr-only",
+            "screen-reader-text",
+            "visually-hidden",
+            "visuallyhidden",
+        ];
         for c in class.split_ascii_whitespace() {
-            let c = c.to_ascii_lowercase();
-            if matches!(
-                c.as_str(),
-                "hidden" | "sr-only" | "screen-reader-text" | "visually-hidden" | "visuallyhidden"
-            ) {
+            if HIDING.iter().any(|h| c.eq_ignore_ascii_case(h)) {
                 return true;
             }
         }
@@ -97,8 +160,8 @@ fn is_hidden(el: &scraper::node::Element) -> bool {
 }
 
 /// A step of the explicit-stack walk.
-enum Step<'a> {
-    Enter(NodeRef<'a, DomNode>),
+enum Step {
+    Enter(NodeIx),
     Exit(Exit),
 }
 
@@ -180,7 +243,7 @@ pub fn build(html: &str) -> TagTree {
 
 /// Builds the tree of one document; also returns the markup of its `<noscript>` elements.
 fn build_one(html: &str) -> (TagTree, String) {
-    let dom = Html::parse_document(&cap_nesting(html, MAX_PARSE_DEPTH));
+    let dom = Dom::parse(&cap_nesting(html, MAX_PARSE_DEPTH));
     let mut b = Builder {
         tree: TagTree::default(),
         open: Vec::new(),
@@ -192,68 +255,70 @@ fn build_one(html: &str) -> (TagTree, String) {
         gap: false,
         markup: MarkupCounter::new(),
     };
-    b.read_head(&dom);
+    let root = dom.root_element();
+    b.read_head(&dom, root);
     b.new_node("body", "body".into(), Hint::None);
-    let body = dom
-        .root_element()
-        .children()
-        .find(|c| c.value().as_element().is_some_and(|e| e.name() == "body"));
-    match body {
-        Some(body) => b.walk(body.children()),
-        None => b.walk(dom.tree.root().children()),
-    }
+    let body = root.and_then(|r| child_element(&dom, r, &local_name!("body")));
+    b.walk(&dom, body.unwrap_or(Dom::DOCUMENT));
     let noscript = std::mem::take(&mut b.noscript);
     (b.finish(), noscript)
 }
 
+/// The first child of `parent` that is a `tag` element.
+fn child_element(dom: &Dom, parent: NodeIx, tag: &LocalName) -> Option<NodeIx> {
+    dom.children(parent)
+        .find(|&c| dom.element(c).is_some_and(|e| e.tag() == tag))
+}
+
 impl Builder {
     /// Title, `lang`, `<base href>`, `<link rel=canonical>`, `og:url` and JSON-LD
-    /// `articleBody` from the whole document.
-    fn read_head(&mut self, dom: &Html) {
-        let root = dom.root_element();
-        if let Some(lang) = root.value().attr("lang") {
+    /// `articleBody` from the whole document (`root`: its `<html>` element).
+    fn read_head(&mut self, dom: &Dom, root: Option<NodeIx>) {
+        let Some(root) = root else {
+            return;
+        };
+        if let Some(lang) = dom.element(root).and_then(|e| e.attr(&local_name!("lang"))) {
             self.tree.lang = Some(lang.trim().to_string());
         }
-        let head = root
-            .children()
-            .find(|c| c.value().as_element().is_some_and(|e| e.name() == "head"));
-        for node in head.iter().flat_map(|h| h.descendants()) {
-            if let Some(el) = node.value().as_element() {
-                self.markup.element(el);
-            }
-            match node.value().as_element().map(|e| e.name()) {
-                Some("title") if self.tree.title.is_empty() => {
+        let head = child_element(dom, root, &local_name!("head"));
+        for node in head.iter().flat_map(|&h| dom.descendants(h)) {
+            let Some(el) = dom.element(node) else {
+                continue;
+            };
+            self.markup.element(el);
+            let tag = el.tag();
+            if *tag == local_name!("title") {
+                if self.tree.title.is_empty() {
                     let mut title = String::new();
-                    push_folded(&mut title, &child_text(node));
+                    push_folded(&mut title, &dom.child_text(node));
                     truncate_chars(&mut title, MAX_TITLE_CHARS);
                     self.tree.title = title.trim().to_string();
                 }
-                Some("script") => self.read_script(node),
-                Some("base") => {
-                    first_href(&mut self.tree.base_href, node);
+            } else if *tag == local_name!("script") {
+                self.read_script(dom, node, el);
+            } else if *tag == local_name!("base") {
+                first_href(&mut self.tree.base_href, el);
+            } else if *tag == local_name!("link") {
+                if is_canonical(el) {
+                    first_href(&mut self.tree.canonical, el);
                 }
-                Some("link") if is_canonical(node) => {
-                    first_href(&mut self.tree.canonical, node);
-                }
-                Some("meta") if self.tree.og_url.is_none() => {
-                    self.tree.og_url = og_url(node);
-                }
-                _ => {}
+            } else if *tag == local_name!("meta") && self.tree.og_url.is_none() {
+                self.tree.og_url = og_url(el);
             }
         }
     }
 
     /// Keeps the longest JSON-LD `articleBody` of a `<script type="application/ld+json">` and
     /// counts its schema.org types.
-    fn read_script(&mut self, node: NodeRef<'_, DomNode>) {
-        let is_json_ld = node.value().as_element().is_some_and(|e| {
-            e.attr("type")
-                .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json"))
-        });
+    fn read_script(&mut self, dom: &Dom, node: NodeIx, el: &Element) {
+        let is_json_ld = el
+            .attr(&local_name!("type"))
+            .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json"));
         if !is_json_ld {
             return;
         }
-        let Ok(value) = serde_json::from_str::<serde_json::Value>(child_text(node).trim()) else {
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(dom.child_text(node).trim())
+        else {
             return;
         };
         self.markup.json_ld_types(&value);
@@ -269,8 +334,8 @@ impl Builder {
     }
 
     /// Keeps the markup of a `<noscript>` element for the fallback of [`build`].
-    fn read_noscript(&mut self, node: NodeRef<'_, DomNode>) {
-        self.noscript.push_str(&child_text(node));
+    fn read_noscript(&mut self, dom: &Dom, node: NodeIx) {
+        self.noscript.push_str(&dom.child_text(node));
         self.noscript.push('\n');
     }
 
@@ -353,25 +418,27 @@ impl Builder {
         });
     }
 
-    fn walk<'a>(&mut self, top: impl DoubleEndedIterator<Item = NodeRef<'a, DomNode>>) {
-        let mut stack: Vec<Step<'a>> = top.rev().map(Step::Enter).collect();
+    /// Walks the children of `top` and everything below them.
+    fn walk(&mut self, dom: &Dom, top: NodeIx) {
+        let mut stack: Vec<Step> = dom.children_rev(top).map(Step::Enter).collect();
         while let Some(step) = stack.pop() {
             match step {
                 Step::Exit(exit) => self.exit(exit),
-                Step::Enter(node) => match node.value() {
-                    DomNode::Text(text) => self.push_text(text),
-                    DomNode::Element(el) => {
+                Step::Enter(node) => match dom.data(node) {
+                    Data::Text(text) => self.push_text(text),
+                    Data::Element(el) => {
                         self.markup.element(el);
-                        if el.name() == "noscript" {
-                            self.read_noscript(node);
-                        } else if el.name() == "script" {
-                            self.read_script(node);
+                        let tag = el.tag();
+                        if *tag == local_name!("noscript") {
+                            self.read_noscript(dom, node);
+                        } else if *tag == local_name!("script") {
+                            self.read_script(dom, node, el);
                         } else if let Some(exit) = self.enter(el) {
                             stack.push(Step::Exit(exit));
-                            stack.extend(node.children().rev().map(Step::Enter));
+                            stack.extend(dom.children_rev(node).map(Step::Enter));
                         }
                     }
-                    _ => {}
+                    Data::Document | Data::Other => {}
                 },
             }
         }
@@ -379,24 +446,22 @@ impl Builder {
 
     /// Enters an element; returns what to do on leaving it, or `None` when it is dropped with
     /// its children (or has none to walk, like `<img>`).
-    fn enter(&mut self, el: &scraper::node::Element) -> Option<Exit> {
-        let tag = el.name();
+    fn enter(&mut self, el: &Element) -> Option<Exit> {
+        let tag = el.tag();
         let role = role_of(tag);
         if role == Role::Drop {
             return None;
         }
         let hidden = is_hidden(el);
-        let id = el.attr("id");
-        let class = el.attr("class");
-        let hint = if id.is_some()
-            || class.is_some()
-            || el.attr("role").is_some()
-            || role == Role::Container
-        {
-            hint_of(tag, id, class, el.attr("role"))
-        } else {
-            Hint::None
-        };
+        let id = el.attr(&local_name!("id"));
+        let class = el.attr(&local_name!("class"));
+        let aria_role = el.attr(&local_name!("role"));
+        let hint =
+            if id.is_some() || class.is_some() || aria_role.is_some() || role == Role::Container {
+                hint_of(tag, id, class, aria_role)
+            } else {
+                Hint::None
+            };
         // A boilerplate-named element becomes a block of its own, whatever its tag, so it can
         // be pruned as one.
         // A boilerplate-named or hidden element becomes a block of its own, whatever its tag,
@@ -436,7 +501,7 @@ impl Builder {
                 })
             }
             Role::Anchor => {
-                if let Some(href) = el.attr("href") {
+                if let Some(href) = el.attr(&local_name!("href")) {
                     let cur = self.current();
                     self.tree.nodes[cur as usize].own.links += 1;
                     self.anchors += 1;
@@ -456,14 +521,14 @@ impl Builder {
                 self.after_inline = false;
                 self.gap = false;
                 let start = self.tree.text.len() as u32;
-                if let Some(alt) = el.attr("alt") {
+                if let Some(alt) = el.attr(&local_name!("alt")) {
                     push_folded(&mut self.tree.text, alt);
                 }
                 let end = self.tree.text.len() as u32;
                 let src = self.tree.images.len() as u32;
                 self.tree
                     .images
-                    .push(el.attr("src").unwrap_or("").trim().into());
+                    .push(el.attr(&local_name!("src")).unwrap_or("").trim().into());
                 let cur = self.current() as usize;
                 self.tree.nodes[cur].own.images += 1;
                 self.tree.nodes[cur]
@@ -572,49 +637,36 @@ fn sum_subtrees(nodes: &mut [Node]) {
     }
 }
 
-/// Sets `slot` to the trimmed, non-empty `href` of `node` unless an earlier element set it.
-fn first_href(slot: &mut Option<String>, node: NodeRef<'_, DomNode>) {
+/// Sets `slot` to the trimmed, non-empty `href` of `el` unless an earlier element set it.
+fn first_href(slot: &mut Option<String>, el: &Element) {
     if slot.is_some() {
         return;
     }
-    let href = node.value().as_element().and_then(|e| e.attr("href"));
+    let href = el.attr(&local_name!("href"));
     if let Some(href) = href.map(str::trim).filter(|h| !h.is_empty()) {
         *slot = Some(href.to_string());
     }
 }
 
 /// The trimmed `content` of a `<meta property=og:url>` (or `name=og:url`), if not empty.
-fn og_url(node: NodeRef<'_, DomNode>) -> Option<String> {
-    let el = node.value().as_element()?;
-    let key = el.attr("property").or_else(|| el.attr("name"))?;
+fn og_url(el: &Element) -> Option<String> {
+    let key = el
+        .attr(&local_name!("property"))
+        .or_else(|| el.attr(&local_name!("name")))?;
     key.trim()
         .eq_ignore_ascii_case("og:url")
-        .then(|| el.attr("content").map(str::trim))
+        .then(|| el.attr(&local_name!("content")).map(str::trim))
         .flatten()
         .filter(|c| !c.is_empty())
         .map(str::to_string)
 }
 
 /// True for a `<link>` whose `rel` holds the `canonical` keyword.
-fn is_canonical(node: NodeRef<'_, DomNode>) -> bool {
-    node.value()
-        .as_element()
-        .and_then(|e| e.attr("rel"))
-        .is_some_and(|rel| {
-            rel.split_ascii_whitespace()
-                .any(|r| r.eq_ignore_ascii_case("canonical"))
-        })
-}
-
-/// The text children of a DOM node, concatenated (the raw text of a title, script or noscript).
-fn child_text(node: NodeRef<'_, DomNode>) -> String {
-    let mut text = String::new();
-    for c in node.children() {
-        if let Some(t) = c.value().as_text() {
-            text.push_str(t);
-        }
-    }
-    text
+fn is_canonical(el: &Element) -> bool {
+    el.attr(&local_name!("rel")).is_some_and(|rel| {
+        rel.split_ascii_whitespace()
+            .any(|r| r.eq_ignore_ascii_case("canonical"))
+    })
 }
 
 /// Appends `text` to `out` with runs of whitespace folded to one space. Control characters (C0,
@@ -622,20 +674,40 @@ fn child_text(node: NodeRef<'_, DomNode>) -> String {
 /// whitespace, NUL as nothing.
 fn push_folded(out: &mut String, text: &str) {
     let mut space = out.ends_with(' ') || out.is_empty();
-    for c in text.chars() {
-        if c == '\u{0}' {
+    let bytes = text.as_bytes();
+    // Start of the run of plain characters not yet copied: runs are copied whole.
+    let mut run = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b > b' ' && b < 0x7f {
+            i += 1;
             continue;
         }
-        if c.is_whitespace() || c.is_control() {
-            if !space {
-                out.push(' ');
-                space = true;
-            }
+        let (len, plain, nul) = if b < 0x80 {
+            (1, false, b == 0)
         } else {
-            out.push(c);
+            match text.get(i..).and_then(|t| t.chars().next()) {
+                Some(c) => (c.len_utf8(), !(c.is_whitespace() || c.is_control()), false),
+                None => break,
+            }
+        };
+        if plain {
+            i += len;
+            continue;
+        }
+        if run < i {
+            out.push_str(&text[run..i]);
             space = false;
         }
+        i += len;
+        run = i;
+        if !nul && !space {
+            out.push(' ');
+            space = true;
+        }
     }
+    out.push_str(&text[run..]);
 }
 
 /// The first `max` characters of `text`.
@@ -733,6 +805,48 @@ mod tests {
             .map(|l| (l.node, &*l.href, tree.slice(l.start, l.end)))
             .collect();
         assert_eq!(links, [(3, "/x", "link text only"), (4, "/y", "bold link")]);
+    }
+
+    /// Folding copies runs of plain characters whole and gives what folding character by
+    /// character gives.
+    #[test]
+    fn folding_by_runs_matches_folding_by_characters() {
+        fn by_chars(out: &mut String, text: &str) {
+            let mut space = out.ends_with(' ') || out.is_empty();
+            for c in text.chars().filter(|&c| c != '\u{0}') {
+                if c.is_whitespace() || c.is_control() {
+                    if !space {
+                        out.push(' ');
+                        space = true;
+                    }
+                } else {
+                    out.push(c);
+                    space = false;
+                }
+            }
+        }
+        let texts = [
+            "",
+            " ",
+            "\u{0}",
+            "a\u{0}b",
+            "  lead and trail  ",
+            "tab\tnew\nline\r\n\u{b}\u{c}end",
+            "del\u{7f}c1\u{85}\u{9b}nbsp\u{a0}ideo\u{3000}\u{2028}x",
+            "héllo wörld — 東京\u{200b}zero-width stays",
+            "\u{0} \u{0}x\u{0} ",
+        ];
+        for prefix in ["", "word", "word "] {
+            for text in texts {
+                let (mut fast, mut slow) = (prefix.to_string(), prefix.to_string());
+                push_folded(&mut fast, text);
+                by_chars(&mut slow, text);
+                assert_eq!(fast, slow, "{prefix:?} + {text:?}");
+            }
+        }
+        let mut out = String::new();
+        push_folded(&mut out, "\n  High\u{0}\u{8} water\u{85}at  noon\t");
+        assert_eq!(out, "High water at noon ");
     }
 
     #[test]

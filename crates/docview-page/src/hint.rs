@@ -2,7 +2,15 @@
 //! page authors give to navigation bars, footers, cookie banners, share bars, related-link lists
 //! and comment threads, and to article bodies. Added to the paper's evidence (it predates them).
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::sync::OnceLock;
+
+use aho_corasick::AhoCorasick;
+use html5ever::{LocalName, local_name};
 use serde::Serialize;
+
+use crate::dom::AtomHasher;
 
 /// What an element's names say about its block.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -117,24 +125,33 @@ const CONTENT_WORDS: &[&str] = &[
 ];
 
 /// The hint of an element from its tag name and attributes.
-pub fn hint_of(tag: &str, id: Option<&str>, class: Option<&str>, role: Option<&str>) -> Hint {
-    match tag {
-        "nav" => return Hint::Boilerplate("nav"),
-        "footer" => return Hint::Boilerplate("footer"),
-        "aside" => return Hint::Boilerplate("aside"),
-        _ => {}
+pub(crate) fn hint_of(
+    tag: &LocalName,
+    id: Option<&str>,
+    class: Option<&str>,
+    role: Option<&str>,
+) -> Hint {
+    if *tag == local_name!("nav") {
+        return Hint::Boilerplate("nav");
+    } else if *tag == local_name!("footer") {
+        return Hint::Boilerplate("footer");
+    } else if *tag == local_name!("aside") {
+        return Hint::Boilerplate("aside");
     }
-    if let Some(role) = role {
-        match role.trim().to_ascii_lowercase().as_str() {
-            "navigation" => return Hint::Boilerplate("navigation"),
-            "banner" => return Hint::Boilerplate("banner"),
-            "contentinfo" => return Hint::Boilerplate("contentinfo"),
-            "complementary" => return Hint::Boilerplate("complementary"),
-            "search" => return Hint::Boilerplate("search"),
-            "dialog" | "alertdialog" => return Hint::Boilerplate("dialog"),
-            "main" => return Hint::Content("main"),
-            "article" => return Hint::Content("article"),
-            _ => {}
+    if let Some(role) = role.map(str::trim) {
+        const ROLES: [(&str, Hint); 9] = [
+            ("navigation", Hint::Boilerplate("navigation")),
+            ("banner", Hint::Boilerplate("banner")),
+            ("contentinfo", Hint::Boilerplate("contentinfo")),
+            ("complementary", Hint::Boilerplate("complementary")),
+            ("search", Hint::Boilerplate("search")),
+            ("dialog", Hint::Boilerplate("dialog")),
+            ("alertdialog", Hint::Boilerplate("dialog")),
+            ("main", Hint::Content("main")),
+            ("article", Hint::Content("article")),
+        ];
+        if let Some((_, hint)) = ROLES.iter().find(|(r, _)| role.eq_ignore_ascii_case(r)) {
+            return *hint;
         }
     }
     let names = [id, class];
@@ -143,42 +160,97 @@ pub fn hint_of(tag: &str, id: Option<&str>, class: Option<&str>, role: Option<&s
             return h;
         }
     }
-    match tag {
-        "main" => Hint::Content("main"),
-        "article" => Hint::Content("article"),
-        _ => Hint::None,
+    if *tag == local_name!("main") {
+        Hint::Content("main")
+    } else if *tag == local_name!("article") {
+        Hint::Content("article")
+    } else {
+        Hint::None
     }
 }
 
-/// The hint of one class or id attribute value.
+/// The longest word of [`BOILERPLATE_WORDS`] and [`CONTENT_WORDS`]: longer words of a name
+/// are none of them.
+const LONGEST_WORD: usize = 16;
+
+/// The hint each word of [`BOILERPLATE_WORDS`] and [`CONTENT_WORDS`] gives (boilerplate first).
+fn word_hints() -> &'static HashMap<&'static [u8], Hint, BuildHasherDefault<AtomHasher>> {
+    static M: OnceLock<HashMap<&'static [u8], Hint, BuildHasherDefault<AtomHasher>>> =
+        OnceLock::new();
+    M.get_or_init(|| {
+        let content = CONTENT_WORDS.iter().map(|w| (w, Hint::Content(w)));
+        let boilerplate = BOILERPLATE_WORDS.iter().map(|w| (w, Hint::Boilerplate(w)));
+        // Later entries win: a word of both lists is boilerplate, as it is checked first.
+        content
+            .chain(boilerplate)
+            .map(|(w, h)| (w.as_bytes(), h))
+            .collect()
+    })
+}
+
+/// Finds the [`BOILERPLATE_PARTS`] in a name, ignoring ASCII case.
+fn parts_matcher() -> &'static AhoCorasick {
+    static M: OnceLock<AhoCorasick> = OnceLock::new();
+    M.get_or_init(|| {
+        AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(BOILERPLATE_PARTS)
+            .expect("fixed word list builds")
+    })
+}
+
+/// The hint of one class or id attribute value: its first word (split on all but ASCII
+/// letters and digits, ASCII case ignored) of [`BOILERPLATE_WORDS`], else the first part of
+/// [`BOILERPLATE_PARTS`] in it when no word is of [`CONTENT_WORDS`], else its first content
+/// word.
 fn name_hint(name: &str) -> Option<Hint> {
     if name.is_empty() || name.len() > 512 {
         return None;
     }
-    let lower = name.to_ascii_lowercase();
+    let words = word_hints();
     let mut content = None;
-    for word in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
-        if word.is_empty() {
+    let mut lower = [0u8; LONGEST_WORD];
+    for word in name.as_bytes().split(|b| !b.is_ascii_alphanumeric()) {
+        if word.is_empty() || word.len() > LONGEST_WORD {
             continue;
         }
-        if let Some(w) = BOILERPLATE_WORDS.iter().find(|w| **w == word) {
-            return Some(Hint::Boilerplate(w));
+        let lower = &mut lower[..word.len()];
+        for (l, b) in lower.iter_mut().zip(word) {
+            *l = b.to_ascii_lowercase();
         }
-        if content.is_none() {
-            content = CONTENT_WORDS.iter().find(|w| **w == word).copied();
+        match words.get(&*lower) {
+            Some(hint @ Hint::Boilerplate(_)) => return Some(*hint),
+            Some(hint) if content.is_none() => content = Some(*hint),
+            _ => {}
         }
     }
-    if content.is_none()
-        && let Some(p) = BOILERPLATE_PARTS.iter().find(|p| lower.contains(**p))
-    {
-        return Some(Hint::Boilerplate(p));
+    if content.is_none() {
+        // The first part in list order found anywhere in the name.
+        let part = parts_matcher()
+            .find_overlapping_iter(name)
+            .map(|m| m.pattern().as_usize())
+            .min();
+        if let Some(p) = part {
+            return Some(Hint::Boilerplate(BOILERPLATE_PARTS[p]));
+        }
     }
-    content.map(Hint::Content)
+    content
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn hint_of(tag: &str, id: Option<&str>, class: Option<&str>, role: Option<&str>) -> Hint {
+        super::hint_of(&LocalName::from(tag), id, class, role)
+    }
+
+    #[test]
+    fn no_listed_word_is_longer_than_the_longest() {
+        for w in BOILERPLATE_WORDS.iter().chain(CONTENT_WORDS) {
+            assert!(w.len() <= LONGEST_WORD, "{w}");
+        }
+    }
 
     #[test]
     fn tags_roles_and_names() {
@@ -204,5 +276,29 @@ mod tests {
             Hint::None
         );
         assert_eq!(hint_of("main", None, None, None), Hint::Content("main"));
+        assert_eq!(
+            hint_of("div", None, None, Some(" AlertDialog ")),
+            Hint::Boilerplate("dialog")
+        );
+        // A boilerplate word wins over an earlier content word; a content word over a part.
+        assert_eq!(
+            hint_of("div", None, Some("Post-Body Share_Bar"), None),
+            Hint::Boilerplate("share")
+        );
+        assert_eq!(
+            hint_of("div", None, Some("entry socialwrap"), None),
+            Hint::Content("entry")
+        );
+        // Parts are found in any case, the first of the list winning.
+        assert_eq!(
+            hint_of("span", Some("myCommentsPopupFooter"), None, None),
+            Hint::Boilerplate("footer")
+        );
+        assert_eq!(
+            hint_of("div", None, Some("été-navbar"), None),
+            Hint::Boilerplate("navbar")
+        );
+        let long = format!("{} nav", "x".repeat(600));
+        assert_eq!(hint_of("div", None, Some(&long), None), Hint::None);
     }
 }

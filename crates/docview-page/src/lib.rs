@@ -6,13 +6,14 @@
 //! typed topic / hub / image by its anchor-term and image ratios. Scripts, styles, templates,
 //! comments and hidden elements are dropped.
 //!
-//! The tree is built from scraper's DOM (html5ever) by an explicit stack, never by recursion, and
-//! container depth is capped at [`MAX_DEPTH`], so a page of 100,000 nested elements costs neither
-//! seconds nor the stack.
+//! The tree is built from html5ever's parse (into docview's own compact DOM, `dom.rs`) by an
+//! explicit stack, never by recursion, and container depth is capped at [`MAX_DEPTH`], so a page
+//! of 100,000 nested elements costs neither seconds nor the stack.
 
 #![deny(missing_docs)]
 
 mod build;
+mod dom;
 mod hint;
 mod markup;
 mod nesting;

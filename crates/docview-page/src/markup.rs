@@ -11,6 +11,9 @@
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
+use html5ever::{LocalName, local_name};
+
+use crate::dom::{AtomMap, Element};
 
 /// Elements counted, by tag name.
 pub const MARKUP_TAGS: &[&str] = &[
@@ -170,6 +173,18 @@ pub(crate) struct MarkupCounter {
     names: String,
 }
 
+/// The index in [`MARKUP_TAGS`] of each tag counted.
+fn tag_index() -> &'static AtomMap<usize> {
+    static M: OnceLock<AtomMap<usize>> = OnceLock::new();
+    M.get_or_init(|| {
+        MARKUP_TAGS
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (LocalName::from(*t), i))
+            .collect()
+    })
+}
+
 fn name_matcher() -> &'static AhoCorasick {
     static M: OnceLock<AhoCorasick> = OnceLock::new();
     M.get_or_init(|| AhoCorasick::new(NAME_WORDS).expect("fixed word list builds"))
@@ -188,18 +203,20 @@ impl MarkupCounter {
     }
 
     /// Counts one element.
-    pub(crate) fn element(&mut self, el: &scraper::node::Element) {
+    pub(crate) fn element(&mut self, el: &Element) {
         self.markup.elements += 1;
-        if let Ok(i) = MARKUP_TAGS.binary_search(&el.name()) {
+        if let Some(&i) = tag_index().get(el.tag()) {
             self.markup.tags[i] += 1;
         }
-        for name in ["class", "id"] {
-            if let Some(v) = el.attr(name) {
-                self.names.extend(v.chars().map(|c| c.to_ascii_lowercase()));
+        for name in [local_name!("class"), local_name!("id")] {
+            if let Some(v) = el.attr(&name) {
+                let from = self.names.len();
+                self.names.push_str(v);
+                self.names[from..].make_ascii_lowercase();
                 self.names.push(' ');
             }
         }
-        if let Some(t) = el.attr("itemtype") {
+        if let Some(t) = el.attr(&local_name!("itemtype")) {
             let last = t
                 .trim()
                 .trim_end_matches('/')
@@ -208,18 +225,22 @@ impl MarkupCounter {
                 .unwrap_or("");
             self.schema_type(last);
         }
-        if let Some(p) = el.attr("itemprop")
+        if let Some(p) = el.attr(&local_name!("itemprop"))
             && p.eq_ignore_ascii_case("datePublished")
         {
             self.markup.published = true;
         }
-        if el.name() == "meta" {
+        if *el.tag() == local_name!("meta") {
             let key = el
-                .attr("property")
-                .or_else(|| el.attr("name"))
+                .attr(&local_name!("property"))
+                .or_else(|| el.attr(&local_name!("name")))
                 .unwrap_or("");
             if key.eq_ignore_ascii_case("og:type") {
-                self.markup.og_type = el.attr("content").unwrap_or("").trim().to_ascii_lowercase();
+                self.markup.og_type = el
+                    .attr(&local_name!("content"))
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase();
             } else if key.eq_ignore_ascii_case("article:published_time")
                 || key.eq_ignore_ascii_case("date")
             {

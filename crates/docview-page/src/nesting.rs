@@ -23,8 +23,10 @@ struct Tag<'a> {
     self_closing: bool,
 }
 
-/// An element name lowercased into a small buffer; `None` for names longer than any listed here.
-fn lower(name: &str) -> Option<([u8; 8], usize)> {
+/// An element name of at most 8 bytes, lowercased and packed into an integer (first byte
+/// lowest), so a set of names is one integer `match`; `None` for longer names, which are
+/// none listed here.
+fn key(name: &str) -> Option<u64> {
     let b = name.as_bytes();
     if b.len() > 8 {
         return None;
@@ -33,69 +35,125 @@ fn lower(name: &str) -> Option<([u8; 8], usize)> {
     for (d, s) in buf.iter_mut().zip(b) {
         *d = s.to_ascii_lowercase();
     }
-    Some((buf, b.len()))
+    Some(u64::from_le_bytes(buf))
 }
+
+/// [`key`] of a lowercase name, for patterns.
+const fn k(name: &[u8]) -> u64 {
+    let mut buf = [0u8; 8];
+    let mut i = 0;
+    while i < name.len() {
+        buf[i] = name[i];
+        i += 1;
+    }
+    u64::from_le_bytes(buf)
+}
+
+/// Constants of the [`key`]s of names, for `match` patterns.
+macro_rules! keys {
+    ($($name:ident = $s:literal),* $(,)?) => {
+        $(const $name: u64 = k($s);)*
+    };
+}
+
+keys!(
+    AREA = b"area",
+    BASE = b"base",
+    BR = b"br",
+    COL = b"col",
+    EMBED = b"embed",
+    HR = b"hr",
+    IMG = b"img",
+    INPUT = b"input",
+    LINK = b"link",
+    META = b"meta",
+    SOURCE = b"source",
+    TRACK = b"track",
+    WBR = b"wbr",
+    PARAM = b"param",
+    KEYGEN = b"keygen",
+    P = b"p",
+    LI = b"li",
+    DT = b"dt",
+    DD = b"dd",
+    TR = b"tr",
+    TD = b"td",
+    TH = b"th",
+    TBODY = b"tbody",
+    THEAD = b"thead",
+    TFOOT = b"tfoot",
+    OPTION = b"option",
+    OPTGROUP = b"optgroup",
+    RB = b"rb",
+    RT = b"rt",
+    RP = b"rp",
+    RTC = b"rtc",
+    COLGROUP = b"colgroup",
+    CAPTION = b"caption",
+    HTML = b"html",
+    HEAD = b"head",
+    BODY = b"body",
+    SCRIPT = b"script",
+    STYLE = b"style",
+    TEXTAREA = b"textarea",
+    TITLE = b"title",
+    XMP = b"xmp",
+    IFRAME = b"iframe",
+    NOEMBED = b"noembed",
+    NOFRAMES = b"noframes",
+);
 
 /// Elements that never hold content, or whose end tag is optional and implied by a sibling: they
 /// do not build up the parser's stack, so they are not counted.
 fn counts_for_depth(name: &str) -> bool {
-    let Some((buf, len)) = lower(name) else {
-        return true;
-    };
-    !matches!(
-        &buf[..len],
-        b"area"
-            | b"base"
-            | b"br"
-            | b"col"
-            | b"embed"
-            | b"hr"
-            | b"img"
-            | b"input"
-            | b"link"
-            | b"meta"
-            | b"source"
-            | b"track"
-            | b"wbr"
-            | b"param"
-            | b"keygen"
-            | b"p"
-            | b"li"
-            | b"dt"
-            | b"dd"
-            | b"tr"
-            | b"td"
-            | b"th"
-            | b"tbody"
-            | b"thead"
-            | b"tfoot"
-            | b"option"
-            | b"optgroup"
-            | b"rb"
-            | b"rt"
-            | b"rp"
-            | b"rtc"
-            | b"colgroup"
-            | b"caption"
-            | b"html"
-            | b"head"
-            | b"body"
-    )
+    key(name).is_none_or(|key| {
+        !matches!(
+            key,
+            AREA | BASE
+                | BR
+                | COL
+                | EMBED
+                | HR
+                | IMG
+                | INPUT
+                | LINK
+                | META
+                | SOURCE
+                | TRACK
+                | WBR
+                | PARAM
+                | KEYGEN
+                | P
+                | LI
+                | DT
+                | DD
+                | TR
+                | TD
+                | TH
+                | TBODY
+                | THEAD
+                | TFOOT
+                | OPTION
+                | OPTGROUP
+                | RB
+                | RT
+                | RP
+                | RTC
+                | COLGROUP
+                | CAPTION
+                | HTML
+                | HEAD
+                | BODY
+        )
+    })
 }
 
 /// Elements whose content is raw text: the scan skips to their end tag.
 fn is_raw_text(name: &str) -> bool {
-    lower(name).is_some_and(|(buf, len)| {
+    key(name).is_some_and(|key| {
         matches!(
-            &buf[..len],
-            b"script"
-                | b"style"
-                | b"textarea"
-                | b"title"
-                | b"xmp"
-                | b"iframe"
-                | b"noembed"
-                | b"noframes"
+            key,
+            SCRIPT | STYLE | TEXTAREA | TITLE | XMP | IFRAME | NOEMBED | NOFRAMES
         )
     })
 }
@@ -275,6 +333,20 @@ mod tests {
         assert_eq!(capped.matches("<div").count(), 4);
         assert_eq!(capped.matches("</div>").count(), 4);
         assert!(capped.contains("deep"));
+    }
+
+    #[test]
+    fn names_are_matched_ignoring_case_and_whole() {
+        assert!(!counts_for_depth("TBody"));
+        assert!(!counts_for_depth("p"));
+        assert!(counts_for_depth("pre"));
+        assert!(counts_for_depth("div"));
+        assert!(counts_for_depth("optgroups"));
+        assert!(counts_for_depth("a-very-long-custom-name"));
+        assert!(is_raw_text("SCRIPT"));
+        assert!(is_raw_text("noframes"));
+        assert!(!is_raw_text("scripts"));
+        assert!(!is_raw_text("s"));
     }
 
     #[test]

@@ -1,0 +1,547 @@
+//! docview's own DOM for html5ever: the parsed document the tag tree is built from.
+//!
+//! html5ever's tree builder hands its nodes to a [`TreeSink`]; this one keeps them in a flat
+//! arena (a `Vec` of nodes linked by parent, sibling and child indices), because the WHATWG
+//! algorithm moves nodes after creating them (the adoption agency, foster parenting). An element
+//! keeps its interned name and attributes as html5ever made them, so the walk compares tag and
+//! attribute names as atoms (an integer compare) instead of strings. Text is one tendril per
+//! node, adjacent text merged as the tree builder asks. Comments, processing instructions and
+//! the doctype become content-free nodes, kept only where they separate text (`a<!---->b` is two
+//! runs of text, as in the browser's DOM).
+//!
+//! The sink behaves as scraper's did (the DOM docview used before): a `<template>`'s contents
+//! sit under a fragment node that is the template element's first child, and the tree builder's
+//! optional hooks (declarative shadow roots, MathML integration points) keep their defaults, so
+//! every page parses to the same tree.
+
+use std::borrow::Cow;
+use std::cell::{Ref, RefCell};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use html5ever::tendril::{StrTendril, TendrilSink};
+use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::{Attribute, LocalName, ParseOpts, QualName, local_name, ns, parse_document};
+
+/// The index of a node in [`Dom`]; the document is 0.
+pub(crate) type NodeIx = u32;
+
+/// No node: the end of a sibling list, the parent of a detached node.
+const NONE: NodeIx = NodeIx::MAX;
+
+/// An element: its name and attributes, as html5ever made them.
+#[derive(Debug)]
+pub(crate) struct Element {
+    /// The qualified name; the walk reads its local name.
+    pub(crate) name: QualName,
+    /// The attributes, in source order, no name twice.
+    attrs: Vec<Attribute>,
+}
+
+impl Element {
+    /// The element's tag name (its local name, lowercase for HTML elements).
+    pub(crate) fn tag(&self) -> &LocalName {
+        &self.name.local
+    }
+
+    /// The value of the attribute `name` (of no namespace), if the element has it.
+    pub(crate) fn attr(&self, name: &LocalName) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|a| a.name.local == *name && a.name.ns == ns!() && a.name.prefix.is_none())
+            .map(|a| &*a.value)
+    }
+}
+
+/// What a node is.
+#[derive(Debug)]
+pub(crate) enum Data {
+    /// The document (node 0).
+    Document,
+    /// An element.
+    Element(Element),
+    /// A run of text.
+    Text(StrTendril),
+    /// A comment, processing instruction, doctype or template fragment: no content docview
+    /// reads.
+    Other,
+}
+
+/// A node and its links.
+#[derive(Debug)]
+struct DomNode {
+    parent: NodeIx,
+    prev: NodeIx,
+    next: NodeIx,
+    first: NodeIx,
+    last: NodeIx,
+    data: Data,
+}
+
+/// A parsed HTML document.
+#[derive(Debug)]
+pub(crate) struct Dom {
+    nodes: Vec<DomNode>,
+    /// The name [`TreeSink::elem_name`] gives a node that is no element (the tree builder never
+    /// asks).
+    no_name: QualName,
+}
+
+impl Dom {
+    /// Parses a whole document as a browser would (scripting on: `<noscript>` holds text).
+    pub(crate) fn parse(html: &str) -> Dom {
+        parse_document(Sink::new(), ParseOpts::default()).one(html)
+    }
+
+    /// The document node.
+    pub(crate) const DOCUMENT: NodeIx = 0;
+
+    /// What node `ix` is.
+    pub(crate) fn data(&self, ix: NodeIx) -> &Data {
+        &self.nodes[ix as usize].data
+    }
+
+    /// Node `ix` if it is an element.
+    pub(crate) fn element(&self, ix: NodeIx) -> Option<&Element> {
+        match self.data(ix) {
+            Data::Element(el) => Some(el),
+            _ => None,
+        }
+    }
+
+    /// The children of node `ix`, in document order.
+    pub(crate) fn children(&self, ix: NodeIx) -> impl Iterator<Item = NodeIx> + '_ {
+        let mut at = self.nodes[ix as usize].first;
+        std::iter::from_fn(move || {
+            let this = at;
+            (this != NONE).then(|| {
+                at = self.nodes[this as usize].next;
+                this
+            })
+        })
+    }
+
+    /// The children of node `ix`, last first.
+    pub(crate) fn children_rev(&self, ix: NodeIx) -> impl Iterator<Item = NodeIx> + '_ {
+        let mut at = self.nodes[ix as usize].last;
+        std::iter::from_fn(move || {
+            let this = at;
+            (this != NONE).then(|| {
+                at = self.nodes[this as usize].prev;
+                this
+            })
+        })
+    }
+
+    /// Node `ix` and all its descendants, in document (pre-)order.
+    pub(crate) fn descendants(&self, ix: NodeIx) -> impl Iterator<Item = NodeIx> + '_ {
+        let mut at = ix;
+        std::iter::from_fn(move || {
+            let this = at;
+            if this == NONE {
+                return None;
+            }
+            let node = &self.nodes[this as usize];
+            at = if node.first != NONE {
+                node.first
+            } else {
+                // Up until a node with a next sibling, never above `ix`.
+                let mut up = this;
+                loop {
+                    if up == ix {
+                        break NONE;
+                    }
+                    let n = &self.nodes[up as usize];
+                    if n.next != NONE {
+                        break n.next;
+                    }
+                    up = n.parent;
+                    if up == NONE {
+                        break NONE;
+                    }
+                }
+            };
+            Some(this)
+        })
+    }
+
+    /// The first element child of the document (`<html>`).
+    pub(crate) fn root_element(&self) -> Option<NodeIx> {
+        self.children(Self::DOCUMENT)
+            .find(|&c| self.element(c).is_some())
+    }
+
+    /// The text children of node `ix`, concatenated (the raw text of a title, script or
+    /// noscript).
+    pub(crate) fn child_text(&self, ix: NodeIx) -> String {
+        let mut text = String::new();
+        for c in self.children(ix) {
+            if let Data::Text(t) = self.data(c) {
+                text.push_str(t);
+            }
+        }
+        text
+    }
+
+    /// Adds a node without a parent.
+    fn orphan(&mut self, data: Data) -> NodeIx {
+        let ix = self.nodes.len() as NodeIx;
+        self.nodes.push(DomNode {
+            parent: NONE,
+            prev: NONE,
+            next: NONE,
+            first: NONE,
+            last: NONE,
+            data,
+        });
+        ix
+    }
+
+    /// Takes node `ix` out of its parent's children.
+    fn detach(&mut self, ix: NodeIx) {
+        let DomNode {
+            parent, prev, next, ..
+        } = self.nodes[ix as usize];
+        if parent == NONE {
+            return;
+        }
+        let node = &mut self.nodes[ix as usize];
+        (node.parent, node.prev, node.next) = (NONE, NONE, NONE);
+        if prev != NONE {
+            self.nodes[prev as usize].next = next;
+        } else {
+            self.nodes[parent as usize].first = next;
+        }
+        if next != NONE {
+            self.nodes[next as usize].prev = prev;
+        } else {
+            self.nodes[parent as usize].last = prev;
+        }
+    }
+
+    /// Makes `child` (taken from wherever it was) the last child of `parent`.
+    fn append_node(&mut self, parent: NodeIx, child: NodeIx) {
+        if parent == child || self.nodes[parent as usize].last == child {
+            return;
+        }
+        self.detach(child);
+        let last = self.nodes[parent as usize].last;
+        let node = &mut self.nodes[child as usize];
+        (node.parent, node.prev) = (parent, last);
+        if last != NONE {
+            self.nodes[last as usize].next = child;
+        } else {
+            self.nodes[parent as usize].first = child;
+        }
+        self.nodes[parent as usize].last = child;
+    }
+
+    /// Puts `new` (taken from wherever it was) right before `sibling`, which has a parent.
+    fn insert_before(&mut self, sibling: NodeIx, new: NodeIx) {
+        if sibling == new {
+            return;
+        }
+        self.detach(new);
+        let DomNode { parent, prev, .. } = self.nodes[sibling as usize];
+        let node = &mut self.nodes[new as usize];
+        (node.parent, node.prev, node.next) = (parent, prev, sibling);
+        if prev != NONE {
+            self.nodes[prev as usize].next = new;
+        } else {
+            self.nodes[parent as usize].first = new;
+        }
+        self.nodes[sibling as usize].prev = new;
+    }
+
+    /// Appends `text` to node `ix` when it is a text node; false when it is not.
+    fn extend_text(&mut self, ix: NodeIx, text: &StrTendril) -> bool {
+        match self.nodes.get_mut(ix as usize).map(|n| &mut n.data) {
+            Some(Data::Text(t)) => {
+                t.push_tendril(text);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The [`TreeSink`] html5ever builds a [`Dom`] through.
+struct Sink {
+    dom: RefCell<Dom>,
+}
+
+impl Sink {
+    fn new() -> Sink {
+        let mut dom = Dom {
+            nodes: Vec::with_capacity(1024),
+            no_name: QualName::new(None, ns!(), local_name!("")),
+        };
+        dom.orphan(Data::Document);
+        Sink {
+            dom: RefCell::new(dom),
+        }
+    }
+}
+
+impl TreeSink for Sink {
+    type Handle = NodeIx;
+    type Output = Dom;
+    type ElemName<'a> = Ref<'a, QualName>;
+
+    fn finish(self) -> Dom {
+        self.dom.into_inner()
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {}
+
+    fn get_document(&self) -> NodeIx {
+        Dom::DOCUMENT
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a NodeIx) -> Ref<'a, QualName> {
+        Ref::map(self.dom.borrow(), |dom| match dom.data(*target) {
+            Data::Element(el) => &el.name,
+            _ => &dom.no_name,
+        })
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, _: ElementFlags) -> NodeIx {
+        let template = name.expanded() == html5ever::expanded_name!(html "template");
+        let mut dom = self.dom.borrow_mut();
+        let ix = dom.orphan(Data::Element(Element { name, attrs }));
+        if template {
+            let contents = dom.orphan(Data::Other);
+            dom.append_node(ix, contents);
+        }
+        ix
+    }
+
+    fn create_comment(&self, _text: StrTendril) -> NodeIx {
+        self.dom.borrow_mut().orphan(Data::Other)
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> NodeIx {
+        self.dom.borrow_mut().orphan(Data::Other)
+    }
+
+    fn append(&self, parent: &NodeIx, child: NodeOrText<NodeIx>) {
+        let mut dom = self.dom.borrow_mut();
+        match child {
+            NodeOrText::AppendNode(node) => dom.append_node(*parent, node),
+            NodeOrText::AppendText(text) => {
+                let last = dom.nodes[*parent as usize].last;
+                if !dom.extend_text(last, &text) {
+                    let node = dom.orphan(Data::Text(text));
+                    dom.append_node(*parent, node);
+                }
+            }
+        }
+    }
+
+    fn append_based_on_parent_node(
+        &self,
+        element: &NodeIx,
+        prev_element: &NodeIx,
+        child: NodeOrText<NodeIx>,
+    ) {
+        let has_parent = self.dom.borrow().nodes[*element as usize].parent != NONE;
+        if has_parent {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {
+        let mut dom = self.dom.borrow_mut();
+        let node = dom.orphan(Data::Other);
+        dom.append_node(Dom::DOCUMENT, node);
+    }
+
+    fn get_template_contents(&self, target: &NodeIx) -> NodeIx {
+        let first = self.dom.borrow().nodes[*target as usize].first;
+        if first == NONE { *target } else { first }
+    }
+
+    fn same_node(&self, x: &NodeIx, y: &NodeIx) -> bool {
+        x == y
+    }
+
+    fn set_quirks_mode(&self, _mode: QuirksMode) {}
+
+    fn append_before_sibling(&self, sibling: &NodeIx, new_node: NodeOrText<NodeIx>) {
+        let mut dom = self.dom.borrow_mut();
+        if let NodeOrText::AppendNode(node) = new_node {
+            dom.detach(node);
+        }
+        if dom.nodes[*sibling as usize].parent == NONE {
+            return;
+        }
+        match new_node {
+            NodeOrText::AppendNode(node) => dom.insert_before(*sibling, node),
+            NodeOrText::AppendText(text) => {
+                let prev = dom.nodes[*sibling as usize].prev;
+                if !dom.extend_text(prev, &text) {
+                    let node = dom.orphan(Data::Text(text));
+                    dom.insert_before(*sibling, node);
+                }
+            }
+        }
+    }
+
+    fn add_attrs_if_missing(&self, target: &NodeIx, attrs: Vec<Attribute>) {
+        let mut dom = self.dom.borrow_mut();
+        if let Some(DomNode {
+            data: Data::Element(el),
+            ..
+        }) = dom.nodes.get_mut(*target as usize)
+        {
+            for attr in attrs {
+                if !el.attrs.iter().any(|a| a.name == attr.name) {
+                    el.attrs.push(attr);
+                }
+            }
+        }
+    }
+
+    fn remove_from_parent(&self, target: &NodeIx) {
+        self.dom.borrow_mut().detach(*target);
+    }
+
+    fn reparent_children(&self, node: &NodeIx, new_parent: &NodeIx) {
+        let mut dom = self.dom.borrow_mut();
+        if node == new_parent {
+            return;
+        }
+        let (first, last) = {
+            let n = &mut dom.nodes[*node as usize];
+            let ends = (n.first, n.last);
+            (n.first, n.last) = (NONE, NONE);
+            ends
+        };
+        if first == NONE {
+            return;
+        }
+        let mut c = first;
+        while c != NONE {
+            dom.nodes[c as usize].parent = *new_parent;
+            c = dom.nodes[c as usize].next;
+        }
+        let old_last = dom.nodes[*new_parent as usize].last;
+        if old_last == NONE {
+            dom.nodes[*new_parent as usize].first = first;
+        } else {
+            dom.nodes[old_last as usize].next = first;
+            dom.nodes[first as usize].prev = old_last;
+        }
+        dom.nodes[*new_parent as usize].last = last;
+    }
+}
+
+/// A hasher for interned names and short words: an atom hashes itself to one precomputed
+/// integer, which this spreads over the bits (a multiplication), with none of SipHash's rounds.
+#[derive(Default)]
+pub(crate) struct AtomHasher(u64);
+
+impl Hasher for AtomHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+/// A map keyed by tag or attribute names.
+pub(crate) type AtomMap<V> = HashMap<LocalName, V, BuildHasherDefault<AtomHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tag names of the element children of `ix`.
+    fn child_tags(dom: &Dom, ix: NodeIx) -> Vec<String> {
+        dom.children(ix)
+            .filter_map(|c| dom.element(c).map(|e| e.tag().to_string()))
+            .collect()
+    }
+
+    fn find(dom: &Dom, tag: &str) -> NodeIx {
+        dom.descendants(Dom::DOCUMENT)
+            .find(|&n| dom.element(n).is_some_and(|e| &**e.tag() == tag))
+            .expect("element present")
+    }
+
+    #[test]
+    fn misnested_tags_are_moved_as_browsers_do() {
+        // The adoption agency (`</b>` inside a `<p>`) and foster parenting (text in a table).
+        let dom = Dom::parse("<b>1<p>2</b>3</p><table>stray<tr><td>x</td></tr></table>");
+        let body = find(&dom, "body");
+        assert_eq!(child_tags(&dom, body), ["b", "p", "table"]);
+        let p = find(&dom, "p");
+        assert_eq!(child_tags(&dom, p), ["b"]);
+        assert_eq!(dom.child_text(p), "3");
+        // The stray text is put before the table.
+        let texts: Vec<String> = dom
+            .children(body)
+            .filter_map(|c| match dom.data(c) {
+                Data::Text(t) => Some(t.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(texts, ["stray"]);
+        let rev: Vec<NodeIx> = dom.children_rev(body).collect();
+        let mut fwd: Vec<NodeIx> = dom.children(body).collect();
+        fwd.reverse();
+        assert_eq!(rev, fwd);
+    }
+
+    #[test]
+    fn text_is_merged_but_comments_separate_it() {
+        let dom = Dom::parse("<p>a&amp;b<!-- c -->d</p>");
+        let p = find(&dom, "p");
+        let kids: Vec<&Data> = dom.children(p).map(|c| dom.data(c)).collect();
+        assert!(matches!(
+            kids[..],
+            [Data::Text(_), Data::Other, Data::Text(_)]
+        ));
+        assert_eq!(dom.child_text(p), "a&bd");
+    }
+
+    #[test]
+    fn attributes_and_template_contents() {
+        let dom = Dom::parse(
+            "<div ID=x data-a=1 id=dup><template><p class=in>t</p></template></div>\
+             <svg><a xlink:href=/s href=/h></a></svg>",
+        );
+        let div = dom.element(find(&dom, "div")).expect("div");
+        assert_eq!(div.attr(&local_name!("id")), Some("x"));
+        assert_eq!(div.attr(&LocalName::from("data-a")), Some("1"));
+        assert_eq!(div.attr(&local_name!("class")), None);
+        // The template's contents sit under a fragment, its first child.
+        let template = find(&dom, "template");
+        let fragment = dom.children(template).next().expect("fragment");
+        assert!(matches!(dom.data(fragment), Data::Other));
+        assert_eq!(child_tags(&dom, fragment), ["p"]);
+        // A namespaced attribute is not the plain one.
+        let a = dom.element(find(&dom, "a")).expect("a");
+        assert_eq!(a.attr(&local_name!("href")), Some("/h"));
+        let descendants = dom.descendants(template).count();
+        assert_eq!(descendants, 4, "template, fragment, p, text");
+    }
+}
