@@ -91,6 +91,26 @@ impl Analyzer {
         });
     }
 
+    /// Calls `emit` with each word of `text` (Unicode words, as `unicode_words` cuts them, in
+    /// order) and its term, or `None` for a word that gives none (a number, a stop word...): the
+    /// terms are those of [`Analyzer::for_each_term`], one word giving at most one. Only text
+    /// without ideographs is read word by word (in other text jieba cuts words across Unicode
+    /// words); for such text it calls nothing and returns false.
+    pub fn for_each_word_term(
+        &self,
+        text: &str,
+        lang: Language,
+        mut emit: impl FnMut(&str, Option<&str>),
+    ) -> bool {
+        if contains_han(text) {
+            return false;
+        }
+        let words = self.word_filter(lang);
+        let mut scratch = Scratch::default();
+        for_each_word(text, |word| emit(word, words.term(word, &mut scratch)));
+        true
+    }
+
     /// The sentences of `text`, trimmed, for abstracts (see [`split_sentences`]).
     pub fn sentences<'a>(&self, text: &'a str) -> Vec<&'a str> {
         split_sentences(text)
@@ -166,30 +186,37 @@ impl WordFilter<'_> {
     }
 
     fn word(&self, word: &str, scratch: &mut Scratch, emit: &mut impl FnMut(&str)) {
-        if !has_letter(word) || too_long(word) || is_all_hiragana(word) {
-            return;
+        if let Some(term) = self.term(word, scratch) {
+            emit(term);
         }
-        let mut word = normalize(word, &mut scratch.word);
+    }
+
+    /// The term of one word, or `None` for a word that gives none (no letter, too long or
+    /// short, a stop word).
+    fn term<'s>(&self, word: &'s str, scratch: &'s mut Scratch) -> Option<&'s str> {
+        if !has_letter(word) || too_long(word) || is_all_hiragana(word) {
+            return None;
+        }
+        let Scratch { word: buf, stem } = scratch;
+        let mut word = normalize(word, buf);
         if self.elision {
             word = strip_elision(word);
         }
         if is_too_short(word) || self.aggressive.contains(word) {
-            return;
+            return None;
         }
         let term = match self.stemmer {
-            None if self.is_stop(word) => return,
+            None if self.is_stop(word) => return None,
             None => word,
             Some(stemmer) => {
                 let analyze = |w: &str| (!self.is_stop(w)).then(|| stemmer.stem(w).into_owned());
-                if !cached_term(self.page_lang, word, &mut scratch.stem, analyze) {
-                    return;
+                if !cached_term(self.page_lang, word, stem, analyze) {
+                    return None;
                 }
-                scratch.stem.as_str()
+                stem.as_str()
             }
         };
-        if !self.aggressive.contains(term) {
-            emit(term);
-        }
+        (!self.aggressive.contains(term)).then_some(term)
     }
 
     /// True for a word on the language's generic list (or the extra one).
