@@ -642,6 +642,42 @@ mod tests {
     }
 
     #[test]
+    fn word_terms_are_the_terms_word_by_word() {
+        let analyzer = Analyzer::new().with_aggressive_stopwords(["valley".to_string()]);
+        for (text, lang) in [
+            (
+                "The rivers of the Valley rose again, e.g. 3.5 metres in 2004; U.S.A. l'eau",
+                Language::English,
+            ),
+            (
+                "L'homme mange des pommes aujourd'hui. Ärger!",
+                Language::French,
+            ),
+            ("Кошки играют в саду.", Language::Russian),
+            ("カタカナ ひらがな Rust", Language::Japanese),
+        ] {
+            let mut words = Vec::new();
+            let mut terms = Vec::new();
+            let read = analyzer.for_each_word_term(text, lang, |word, term| {
+                words.push(word.to_string());
+                terms.extend(term.map(str::to_string));
+            });
+            assert!(read, "{text}");
+            let unicode: Vec<&str> = text.unicode_words().collect();
+            assert_eq!(words, unicode, "{text}");
+            assert_eq!(terms, analyzer.terms(text, lang), "{text}");
+            assert!(!terms.is_empty(), "{text}");
+        }
+        let mut called = false;
+        assert!(
+            !analyzer.for_each_word_term("搜索引擎 rust", Language::Chinese, |_, _| {
+                called = true
+            })
+        );
+        assert!(!called);
+    }
+
+    #[test]
     fn word_split_matches_unicode_words() {
         let alphabet: Vec<char> = "ab Z1_.,;:'\"-\n\té中\u{301}\u{a0}’x".chars().collect();
         let mut state = 0x1234_5678_9ABC_DEF1;
