@@ -408,14 +408,25 @@ fn is_all_hiragana(word: &str) -> bool {
 /// `word` lowercased, with `’` as `'`, full-width ASCII folded to ASCII and the periods of a
 /// dotted abbreviation dropped (`U.S.A` → `usa`); borrowed when it is already so.
 pub fn normalize<'a>(word: &'a str, buf: &'a mut String) -> &'a str {
-    let dotted = word.contains('.') && is_dotted_abbreviation(word);
-    let clean = !dotted
-        && if word.is_ascii() {
-            !word.bytes().any(|b| b.is_ascii_uppercase())
-        } else {
-            !word.chars().any(needs_folding)
-        };
-    if clean {
+    // One pass over the bytes tells periods, ASCII capitals and non-ASCII apart: most words
+    // are ASCII, and need no copy or a byte-wise one.
+    let (mut period, mut upper, mut ascii) = (false, false, true);
+    for &b in word.as_bytes() {
+        period |= b == b'.';
+        upper |= b.is_ascii_uppercase();
+        ascii &= b.is_ascii();
+    }
+    let dotted = period && is_dotted_abbreviation(word);
+    if ascii {
+        if !dotted && !upper {
+            return word;
+        }
+        buf.clear();
+        let kept = word.bytes().filter(|&b| !(dotted && b == b'.'));
+        buf.extend(kept.map(|b| char::from(b.to_ascii_lowercase())));
+        return buf;
+    }
+    if !dotted && !word.chars().any(needs_folding) {
         return word;
     }
     buf.clear();
@@ -639,6 +650,55 @@ mod tests {
         let zh = "搜索引擎每天抓取网页，Rust很快。".repeat(2_000);
         assert!(!analyzer.terms(&zh, Language::Chinese).is_empty());
         assert!(!analyzer.sentences(&en).is_empty());
+    }
+
+    #[test]
+    fn normalize_folds_ascii_bytewise_as_it_folds_characters() {
+        // The rule character by character, for every input.
+        fn slow(word: &str) -> String {
+            let dotted = word.contains('.') && is_dotted_abbreviation(word);
+            let mut out = String::new();
+            for c in word.chars().filter(|&c| !(dotted && c == '.')) {
+                let c = fold_width(c);
+                if c.is_uppercase() {
+                    out.extend(c.to_lowercase());
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        }
+        let mut buf = String::new();
+        for word in [
+            "river",
+            "River",
+            "RIVERS",
+            "U.S.A",
+            "u.s",
+            "e.g",
+            "3.14",
+            "a.b.c.d",
+            "X_1",
+            "",
+            "Ärger",
+            "Ｒｕｓｔ",
+            "it’s",
+            "İSTANBUL",
+            "中文",
+            "U.S.Ａ",
+        ] {
+            assert_eq!(normalize(word, &mut buf), slow(word), "{word}");
+        }
+        assert_eq!(normalize("U.S.A", &mut buf), "usa");
+        let mut state = 0x2545_F491_4F6C_DD1D;
+        let alphabet: Vec<char> = "aZ.9_Äé’Ｒ".chars().collect();
+        for _ in 0..5_000 {
+            let len = (next(&mut state) % 8) as usize;
+            let word: String = (0..len)
+                .map(|_| alphabet[(next(&mut state) % alphabet.len() as u64) as usize])
+                .collect();
+            assert_eq!(normalize(&word, &mut buf), slow(&word), "{word}");
+        }
     }
 
     #[test]
