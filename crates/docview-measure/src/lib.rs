@@ -3,8 +3,7 @@
 
 #![deny(missing_docs)]
 
-use std::collections::HashMap;
-
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use docview_page::{Item, NodeId, TagTree};
@@ -169,8 +168,8 @@ pub fn text_feature_vector<S: AsRef<str>>(
     analyzer: &Analyzer,
     lang: Language,
 ) -> FeatureVector {
-    let mut sums: HashMap<String, f32> = HashMap::new();
-    let mut counts: HashMap<String, u32> = HashMap::new();
+    let mut sums: FxHashMap<String, f32> = FxHashMap::default();
+    let mut counts: FxHashMap<String, u32> = FxHashMap::default();
     for (text, bw) in blocks {
         counts.clear();
         analyzer.term_counts(text.as_ref(), lang, &mut counts);

@@ -91,6 +91,26 @@ impl Analyzer {
         });
     }
 
+    /// Calls `emit` with each word of `text` (Unicode words, as `unicode_words` cuts them, in
+    /// order) and its term, or `None` for a word that gives none (a number, a stop word...): the
+    /// terms are those of [`Analyzer::for_each_term`], one word giving at most one. Only text
+    /// without ideographs is read word by word (in other text jieba cuts words across Unicode
+    /// words); for such text it calls nothing and returns false.
+    pub fn for_each_word_term(
+        &self,
+        text: &str,
+        lang: Language,
+        mut emit: impl FnMut(&str, Option<&str>),
+    ) -> bool {
+        if contains_han(text) {
+            return false;
+        }
+        let words = self.word_filter(lang);
+        let mut scratch = Scratch::default();
+        for_each_word(text, |word| emit(word, words.term(word, &mut scratch)));
+        true
+    }
+
     /// The sentences of `text`, trimmed, for abstracts (see [`split_sentences`]).
     pub fn sentences<'a>(&self, text: &'a str) -> Vec<&'a str> {
         split_sentences(text)
@@ -166,30 +186,37 @@ impl WordFilter<'_> {
     }
 
     fn word(&self, word: &str, scratch: &mut Scratch, emit: &mut impl FnMut(&str)) {
-        if !has_letter(word) || too_long(word) || is_all_hiragana(word) {
-            return;
+        if let Some(term) = self.term(word, scratch) {
+            emit(term);
         }
-        let mut word = normalize(word, &mut scratch.word);
+    }
+
+    /// The term of one word, or `None` for a word that gives none (no letter, too long or
+    /// short, a stop word).
+    fn term<'s>(&self, word: &'s str, scratch: &'s mut Scratch) -> Option<&'s str> {
+        if !has_letter(word) || too_long(word) || is_all_hiragana(word) {
+            return None;
+        }
+        let Scratch { word: buf, stem } = scratch;
+        let mut word = normalize(word, buf);
         if self.elision {
             word = strip_elision(word);
         }
         if is_too_short(word) || self.aggressive.contains(word) {
-            return;
+            return None;
         }
         let term = match self.stemmer {
-            None if self.is_stop(word) => return,
+            None if self.is_stop(word) => return None,
             None => word,
             Some(stemmer) => {
                 let analyze = |w: &str| (!self.is_stop(w)).then(|| stemmer.stem(w).into_owned());
-                if !cached_term(self.page_lang, word, &mut scratch.stem, analyze) {
-                    return;
+                if !cached_term(self.page_lang, word, stem, analyze) {
+                    return None;
                 }
-                scratch.stem.as_str()
+                stem.as_str()
             }
         };
-        if !self.aggressive.contains(term) {
-            emit(term);
-        }
+        (!self.aggressive.contains(term)).then_some(term)
     }
 
     /// True for a word on the language's generic list (or the extra one).
@@ -381,14 +408,25 @@ fn is_all_hiragana(word: &str) -> bool {
 /// `word` lowercased, with `’` as `'`, full-width ASCII folded to ASCII and the periods of a
 /// dotted abbreviation dropped (`U.S.A` → `usa`); borrowed when it is already so.
 pub fn normalize<'a>(word: &'a str, buf: &'a mut String) -> &'a str {
-    let dotted = word.contains('.') && is_dotted_abbreviation(word);
-    let clean = !dotted
-        && if word.is_ascii() {
-            !word.bytes().any(|b| b.is_ascii_uppercase())
-        } else {
-            !word.chars().any(needs_folding)
-        };
-    if clean {
+    // One pass over the bytes tells periods, ASCII capitals and non-ASCII apart: most words
+    // are ASCII, and need no copy or a byte-wise one.
+    let (mut period, mut upper, mut ascii) = (false, false, true);
+    for &b in word.as_bytes() {
+        period |= b == b'.';
+        upper |= b.is_ascii_uppercase();
+        ascii &= b.is_ascii();
+    }
+    let dotted = period && is_dotted_abbreviation(word);
+    if ascii {
+        if !dotted && !upper {
+            return word;
+        }
+        buf.clear();
+        let kept = word.bytes().filter(|&b| !(dotted && b == b'.'));
+        buf.extend(kept.map(|b| char::from(b.to_ascii_lowercase())));
+        return buf;
+    }
+    if !dotted && !word.chars().any(needs_folding) {
         return word;
     }
     buf.clear();
@@ -612,6 +650,91 @@ mod tests {
         let zh = "搜索引擎每天抓取网页，Rust很快。".repeat(2_000);
         assert!(!analyzer.terms(&zh, Language::Chinese).is_empty());
         assert!(!analyzer.sentences(&en).is_empty());
+    }
+
+    #[test]
+    fn normalize_folds_ascii_bytewise_as_it_folds_characters() {
+        // The rule character by character, for every input.
+        fn slow(word: &str) -> String {
+            let dotted = word.contains('.') && is_dotted_abbreviation(word);
+            let mut out = String::new();
+            for c in word.chars().filter(|&c| !(dotted && c == '.')) {
+                let c = fold_width(c);
+                if c.is_uppercase() {
+                    out.extend(c.to_lowercase());
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        }
+        let mut buf = String::new();
+        for word in [
+            "river",
+            "River",
+            "RIVERS",
+            "U.S.A",
+            "u.s",
+            "e.g",
+            "3.14",
+            "a.b.c.d",
+            "X_1",
+            "",
+            "Ärger",
+            "Ｒｕｓｔ",
+            "it’s",
+            "İSTANBUL",
+            "中文",
+            "U.S.Ａ",
+        ] {
+            assert_eq!(normalize(word, &mut buf), slow(word), "{word}");
+        }
+        assert_eq!(normalize("U.S.A", &mut buf), "usa");
+        let mut state = 0x2545_F491_4F6C_DD1D;
+        let alphabet: Vec<char> = "aZ.9_Äé’Ｒ".chars().collect();
+        for _ in 0..5_000 {
+            let len = (next(&mut state) % 8) as usize;
+            let word: String = (0..len)
+                .map(|_| alphabet[(next(&mut state) % alphabet.len() as u64) as usize])
+                .collect();
+            assert_eq!(normalize(&word, &mut buf), slow(&word), "{word}");
+        }
+    }
+
+    #[test]
+    fn word_terms_are_the_terms_word_by_word() {
+        let analyzer = Analyzer::new().with_aggressive_stopwords(["valley".to_string()]);
+        for (text, lang) in [
+            (
+                "The rivers of the Valley rose again, e.g. 3.5 metres in 2004; U.S.A. l'eau",
+                Language::English,
+            ),
+            (
+                "L'homme mange des pommes aujourd'hui. Ärger!",
+                Language::French,
+            ),
+            ("Кошки играют в саду.", Language::Russian),
+            ("カタカナ ひらがな Rust", Language::Japanese),
+        ] {
+            let mut words = Vec::new();
+            let mut terms = Vec::new();
+            let read = analyzer.for_each_word_term(text, lang, |word, term| {
+                words.push(word.to_string());
+                terms.extend(term.map(str::to_string));
+            });
+            assert!(read, "{text}");
+            let unicode: Vec<&str> = text.unicode_words().collect();
+            assert_eq!(words, unicode, "{text}");
+            assert_eq!(terms, analyzer.terms(text, lang), "{text}");
+            assert!(!terms.is_empty(), "{text}");
+        }
+        let mut called = false;
+        assert!(
+            !analyzer.for_each_word_term("搜索引擎 rust", Language::Chinese, |_, _| {
+                called = true
+            })
+        );
+        assert!(!called);
     }
 
     #[test]

@@ -18,7 +18,21 @@
 //!
 //! Offsets are byte offsets into the original text (snippets highlight with them) and positions
 //! increase by one per token.
+//!
+//! A word's term depends on the word alone, so each thread keeps the terms of the words it saw
+//! lately ([`index_term`]): the three indexes hold the same words (a page's title three times,
+//! its topic content inside its full text), and one lookup replaces the lowercasing and a
+//! Snowball run. Token texts are written into the buffers of the tokens of the text before, so
+//! a text allocates only for tokens beyond the longest text this tokenizer has cut.
+//!
+//! The page's tokens are made here, on tantivy's indexing threads, rather than handed over
+//! as tantivy's `PreTokenizedString`: tantivy 0.27 keeps a document's pre-tokenized value
+//! as JSON inside its `TantivyDocument` and clones the token list when it indexes and stores
+//! it, which costs more per token than the cached term.
 
+use std::cell::RefCell;
+
+use rustc_hash::FxHashMap;
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
 use crate::text::analyzer::{normalize, stemmer};
@@ -28,10 +42,11 @@ use crate::text::segment::{for_each_index_word, too_long};
 /// The name the tokenizer is registered under on every docview index.
 pub const TOKENIZER_NAME: &str = "docview";
 
-/// The `docview` tokenizer (see the module documentation). Cheap to clone; keeps a token
-/// buffer between texts.
+/// The `docview` tokenizer (see the module documentation). Cheap to clone; keeps its tokens
+/// (and their text buffers) between texts.
 #[derive(Debug, Clone, Default)]
 pub struct DocviewTokenizer {
+    /// The tokens of the last text first, then spare tokens whose buffers the next text reuses.
     tokens: Vec<Token>,
 }
 
@@ -39,15 +54,15 @@ impl Tokenizer for DocviewTokenizer {
     type TokenStream<'a> = DocviewTokenStream<'a>;
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> DocviewTokenStream<'a> {
-        self.tokens.clear();
         let mut sink = TokenSink {
             text,
             tokens: &mut self.tokens,
-            buf: String::new(),
+            len: 0,
         };
         sink.tokenize();
+        let len = sink.len;
         DocviewTokenStream {
-            tokens: &mut self.tokens,
+            tokens: &mut self.tokens[..len],
             next: 0,
             empty: Token::default(),
         }
@@ -94,9 +109,9 @@ impl DocviewTokenStream<'_> {
 /// Cuts one text into tokens.
 struct TokenSink<'a, 'b> {
     text: &'a str,
+    /// The tokens: the first `len` are this text's, the rest spare.
     tokens: &'b mut Vec<Token>,
-    /// Scratch for normalizing a word.
-    buf: String,
+    len: usize,
 }
 
 impl TokenSink<'_, '_> {
@@ -106,25 +121,67 @@ impl TokenSink<'_, '_> {
         for_each_index_word(text, |start, end| self.word(start, end));
     }
 
-    /// One word: normalized, stemmed if Latin-script, pushed with the next position.
+    /// One word: its index term, pushed with the next position (a spare token's buffer reused).
     fn word(&mut self, start: usize, end: usize) {
         let word = &self.text[start..end];
         if too_long(word) {
             return;
         }
-        let word = normalize(word, &mut self.buf);
-        let english = stemmer(Language::English).filter(|_| is_latin_word(word));
-        let text = match english {
-            Some(stemmer) => stemmer.stem(word).into_owned(),
-            None => word.to_owned(),
-        };
-        self.tokens.push(Token {
-            offset_from: start,
-            offset_to: end,
-            position: self.tokens.len(),
-            text,
-            position_length: 1,
-        });
+        let position = self.len;
+        if position == self.tokens.len() {
+            self.tokens.push(Token::default());
+        }
+        let token = &mut self.tokens[position];
+        index_term(word, &mut token.text);
+        token.offset_from = start;
+        token.offset_to = end;
+        token.position = position;
+        token.position_length = 1;
+        self.len += 1;
+    }
+}
+
+/// Words a thread's index-term cache holds before it starts over.
+const TERM_CACHE_CAP: usize = 32_768;
+
+thread_local! {
+    /// The index term of each word (as the text has it) this thread cut lately.
+    static TERM_CACHE: RefCell<FxHashMap<Box<str>, Box<str>>> =
+        RefCell::new(FxHashMap::default());
+}
+
+/// Puts the index term of `word` (an index word, at most [`crate::text::segment::MAX_TERM_CHARS`]
+/// characters) in `out`: lowercased, full-width folded, and stemmed with the English stemmer
+/// if it is Latin-script. Looked up in the thread's cache first; allocates only for a word the
+/// thread has not seen lately (or when `out` is too small).
+pub fn index_term(word: &str, out: &mut String) {
+    out.clear();
+    let cached = TERM_CACHE.try_with(|cell| {
+        let mut cache = cell.try_borrow_mut().ok()?;
+        if let Some(term) = cache.get(word) {
+            out.push_str(term);
+            return Some(());
+        }
+        analyze_index_word(word, out);
+        if cache.len() >= TERM_CACHE_CAP {
+            cache.clear();
+        }
+        cache.insert(word.into(), out.as_str().into());
+        Some(())
+    });
+    if !matches!(cached, Ok(Some(()))) {
+        out.clear();
+        analyze_index_word(word, out);
+    }
+}
+
+/// The index term of `word`, computed (see [`index_term`]), appended to `out`.
+fn analyze_index_word(word: &str, out: &mut String) {
+    let mut buf = String::new();
+    let word = normalize(word, &mut buf);
+    match stemmer(Language::English).filter(|_| is_latin_word(word)) {
+        Some(stemmer) => out.push_str(&stemmer.stem(word)),
+        None => out.push_str(word),
     }
 }
 
@@ -241,6 +298,81 @@ mod tests {
         assert!(is_latin_word("word_2"));
         assert!(!is_latin_word("мир"));
         assert!(!is_latin_word("a×b"));
+    }
+
+    /// The tokens of `text` as the tokenizer cut them before it cached terms and reused
+    /// buffers: each index word normalized and stemmed afresh.
+    fn uncached_tokens(text: &str) -> Vec<(String, usize, usize, usize)> {
+        let mut out = Vec::new();
+        for_each_index_word(text, |start, end| {
+            let word = &text[start..end];
+            if too_long(word) {
+                return;
+            }
+            let mut buf = String::new();
+            let word = normalize(word, &mut buf);
+            let term = match stemmer(Language::English).filter(|_| is_latin_word(word)) {
+                Some(stemmer) => stemmer.stem(word).into_owned(),
+                None => word.to_owned(),
+            };
+            out.push((term, start, end, out.len()));
+        });
+        out
+    }
+
+    /// The visible text of a page of `corpus-samples/sites`.
+    fn sample_text(page: &str) -> String {
+        let path = format!(
+            "{}/../../corpus-samples/sites/{page}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        crate::page::build(&String::from_utf8_lossy(&bytes)).all_text()
+    }
+
+    #[test]
+    fn cached_terms_and_reused_buffers_give_the_uncached_tokens() {
+        let pages = [
+            "fieldnotes/tide-pools.html",
+            "harbor-gazette/storm.html",
+            "lanting-news/tea-harvest.html",
+            "xinyu-daily/night-market.html",
+        ];
+        let mut texts: Vec<String> = pages.iter().map(|p| sample_text(p)).collect();
+        texts.push("Rust和Python开发搜索引擎, Ｒｕｓｔ Привет мир カナ 한국 U.S.A café".into());
+        assert!(texts.iter().any(|t| t.chars().any(crate::text::is_han)));
+        let mut tokenizer = DocviewTokenizer::default();
+        // Twice over, longest text first then shorter ones: the second round is all cache
+        // hits, and every text after the first writes into the buffers of longer ones.
+        texts.sort_by_key(|t| std::cmp::Reverse(t.len()));
+        for _ in 0..2 {
+            for text in &texts {
+                let expected = uncached_tokens(text);
+                assert!(expected.len() > 10, "{text}");
+                let mut stream = tokenizer.token_stream(text);
+                let mut got = Vec::new();
+                while let Some(t) = stream.next() {
+                    assert_eq!(t.position_length, 1);
+                    got.push((t.text.clone(), t.offset_from, t.offset_to, t.position));
+                }
+                assert_eq!(got, expected, "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn index_term_fills_the_buffer_it_is_given() {
+        let mut out = String::from("left over");
+        for _ in 0..2 {
+            index_term("Running", &mut out);
+            assert_eq!(out, "run");
+            index_term("搜索引擎", &mut out);
+            assert_eq!(out, "搜索引擎");
+            index_term("Ｒｕｓｔ", &mut out);
+            assert_eq!(out, "rust");
+            index_term("Кошки", &mut out);
+            assert_eq!(out, "кошки");
+        }
     }
 
     #[test]

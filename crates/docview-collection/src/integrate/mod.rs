@@ -15,6 +15,7 @@ mod title;
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
@@ -232,7 +233,10 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
     let vector = features.scaled_by(|t| cx.stats.idf(t));
     let topic = &page.topic_text;
     let ranked = ranked_features(&vector, topic, lang, cx);
-    let surfaces = surface_forms(topic, lang, cx.analyzer, &ranked);
+    let TopicTerms {
+        term_counts,
+        surfaces,
+    } = topic_terms(topic, lang, cx.analyzer, &ranked);
     let keywords: Vec<String> = ranked
         .iter()
         .take(cx.params.keywords)
@@ -262,10 +266,6 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
     );
     let base = link_base(url, page);
     let relevant_links = relevant_links(&base, page, &vector, cx);
-    let mut counts = HashMap::new();
-    cx.analyzer.term_counts(topic, lang, &mut counts);
-    let mut term_counts: Vec<(String, u32)> = counts.into_iter().collect();
-    term_counts.sort_unstable();
     Integrated {
         docview: DocView {
             identifier: url.to_string(),
@@ -314,53 +314,138 @@ fn ranked_features(
         .collect()
 }
 
-/// For each of the `ranked` features, the word of `text` it most often comes from (features
-/// are stems: `river` for "rivers"); features whose word is the feature itself are left out.
-fn surface_forms(
+/// What one reading of the topic content gives: its term counts and the surface forms of
+/// the ranked features.
+struct TopicTerms {
+    /// The features of the text and their frequencies, sorted by feature.
+    term_counts: Vec<(String, u32)>,
+    /// For each of the ranked features, the word of the text it most often comes from
+    /// (features are stems: `river` for "rivers"); features whose word is the feature itself
+    /// are left out. Empty for Chinese and Japanese text, whose features are the words
+    /// themselves (Latin words inside are rare enough to show stemmed).
+    surfaces: HashMap<String, String>,
+}
+
+/// The term counts of `text` and the surface forms of the `ranked` features (see
+/// [`TopicTerms`]), from one reading of the text where it has no ideographs: each word's term
+/// counts, and the term of its lowercased form (which the surface forms are keyed by) is the
+/// same term for an ASCII word; a non-ASCII word is lowercased and analysed on its own, as is
+/// every word of text with ideographs.
+fn topic_terms(
     text: &str,
     lang: Language,
     analyzer: &Analyzer,
     ranked: &[(String, f32)],
-) -> HashMap<String, String> {
+) -> TopicTerms {
+    let mut counts: FxHashMap<String, u32> = FxHashMap::default();
+    let mut count = |term: &str| match counts.get_mut(term) {
+        Some(n) => *n = n.saturating_add(1),
+        None => {
+            counts.insert(term.to_owned(), 1);
+        }
+    };
+    let mut surfaces = HashMap::new();
     if lang.writes_without_spaces() && !text.is_ascii() {
-        // Chinese and Japanese features are the words themselves; Latin words inside are rare
-        // enough to show stemmed.
-        return HashMap::new();
-    }
-    let wanted: HashMap<&str, usize> = ranked
-        .iter()
-        .enumerate()
-        .map(|(i, (t, _))| (t.as_str(), i))
-        .collect();
-    // Per feature: word -> (count, first position).
-    let mut seen: Vec<HashMap<String, (u32, usize)>> = vec![HashMap::new(); ranked.len()];
-    let mut position = 0usize;
-    for word in unicode_segmentation::UnicodeSegmentation::unicode_words(text) {
-        position += 1;
-        let lower = word.to_lowercase();
-        let mut term = None;
-        analyzer.for_each_term(&lower, lang, |t| {
-            if term.is_none() {
-                term = wanted.get(t).copied();
+        analyzer.for_each_term(text, lang, count);
+    } else {
+        let mut forms = SurfaceForms::new(ranked);
+        let read = analyzer.for_each_word_term(text, lang, |word, term| {
+            if let Some(term) = term {
+                count(term);
+            }
+            if word.is_ascii() {
+                forms.ascii_word(word, term);
+            } else {
+                forms.word(word, lang, analyzer);
             }
         });
-        if let Some(i) = term {
-            let entry = seen[i].entry(lower).or_insert((0, position));
-            entry.0 += 1;
+        if !read {
+            analyzer.for_each_term(text, lang, count);
+            forms = SurfaceForms::new(ranked);
+            for word in unicode_segmentation::UnicodeSegmentation::unicode_words(text) {
+                forms.word(word, lang, analyzer);
+            }
+        }
+        surfaces = forms.finish(ranked);
+    }
+    let mut term_counts: Vec<(String, u32)> = counts.into_iter().collect();
+    term_counts.sort_unstable();
+    TopicTerms {
+        term_counts,
+        surfaces,
+    }
+}
+
+/// The words of a text that give the ranked features, counted as the text is read word by word.
+struct SurfaceForms<'a> {
+    /// Each ranked feature and its rank.
+    wanted: FxHashMap<&'a str, usize>,
+    /// Per ranked feature: lowercased word -> (count, position of its first occurrence).
+    seen: Vec<FxHashMap<String, (u32, usize)>>,
+    /// Words read so far.
+    position: usize,
+}
+
+impl<'a> SurfaceForms<'a> {
+    fn new(ranked: &'a [(String, f32)]) -> SurfaceForms<'a> {
+        SurfaceForms {
+            wanted: ranked
+                .iter()
+                .enumerate()
+                .map(|(i, (t, _))| (t.as_str(), i))
+                .collect(),
+            seen: vec![FxHashMap::default(); ranked.len()],
+            position: 0,
         }
     }
-    let mut out = HashMap::new();
-    for (i, words) in seen.into_iter().enumerate() {
-        let best = words
-            .into_iter()
-            .max_by(|a, b| a.1.0.cmp(&b.1.0).then_with(|| b.1.1.cmp(&a.1.1)));
-        if let Some((word, _)) = best
-            && word != ranked[i].0
-        {
-            out.insert(ranked[i].0.clone(), word);
+
+    /// The next word, ASCII, whose term (as the text's reading gave it) is `term`: an ASCII
+    /// word lowercased gives the same term, so it is not analysed again.
+    fn ascii_word(&mut self, word: &str, term: Option<&str>) {
+        self.position += 1;
+        if let Some(&i) = term.and_then(|t| self.wanted.get(t)) {
+            self.add(i, word.to_ascii_lowercase());
         }
     }
-    out
+
+    /// The next word: lowercased, and its first ranked feature found by analysing it alone.
+    fn word(&mut self, word: &str, lang: Language, analyzer: &Analyzer) {
+        self.position += 1;
+        let lower = word.to_lowercase();
+        let mut feature = None;
+        analyzer.for_each_term(&lower, lang, |t| {
+            if feature.is_none() {
+                feature = self.wanted.get(t).copied();
+            }
+        });
+        if let Some(i) = feature {
+            self.add(i, lower);
+        }
+    }
+
+    fn add(&mut self, feature: usize, lower: String) {
+        let entry = self.seen[feature]
+            .entry(lower)
+            .or_insert((0, self.position));
+        entry.0 += 1;
+    }
+
+    /// Per ranked feature, its most frequent word (the first met among equals), unless that
+    /// is the feature itself.
+    fn finish(self, ranked: &[(String, f32)]) -> HashMap<String, String> {
+        let mut out = HashMap::new();
+        for (i, words) in self.seen.into_iter().enumerate() {
+            let best = words
+                .into_iter()
+                .max_by(|a, b| a.1.0.cmp(&b.1.0).then_with(|| b.1.1.cmp(&a.1.1)));
+            if let Some((word, _)) = best
+                && word != ranked[i].0
+            {
+                out.insert(ranked[i].0.clone(), word);
+            }
+        }
+        out
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 use super::*;
 use crate::clean::Framework;
 use crate::extract::extract_page;
+use crate::measure::text_feature_vector;
 use crate::stats::{StatsBuilder, StopwordParams};
 
 pub(crate) fn page(html: &str) -> TopicPage {
@@ -538,4 +539,87 @@ fn records_serialise_with_the_eight_element_names() {
     assert_eq!(json["type"], "topic");
     let back: DocView = serde_json::from_value(json).unwrap();
     assert_eq!(back, d);
+}
+
+/// The surface forms as integration found them before it read the topic content once: every
+/// Unicode word lowercased and analysed alone.
+fn surface_forms_word_by_word(
+    text: &str,
+    lang: Language,
+    analyzer: &Analyzer,
+    ranked: &[(String, f32)],
+) -> HashMap<String, String> {
+    if lang.writes_without_spaces() && !text.is_ascii() {
+        return HashMap::new();
+    }
+    let mut forms = SurfaceForms::new(ranked);
+    for word in unicode_segmentation::UnicodeSegmentation::unicode_words(text) {
+        forms.word(word, lang, analyzer);
+    }
+    forms.finish(ranked)
+}
+
+/// One reading of the topic content gives the term counts and surface forms that a count over
+/// the whole text and a word-by-word analysis gave, on the sample sites' pages (English and
+/// Chinese) and on mixed text, with and without collection stop words.
+#[test]
+fn one_reading_gives_the_term_counts_and_surface_forms_of_two() {
+    let root = format!("{}/../../corpus-samples/sites", env!("CARGO_MANIFEST_DIR"));
+    let mut texts: Vec<(String, Language)> = Vec::new();
+    for site in [
+        "fieldnotes",
+        "harbor-gazette",
+        "lanting-news",
+        "xinyu-daily",
+    ] {
+        let mut names: Vec<_> = std::fs::read_dir(format!("{root}/{site}"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        names.sort();
+        for path in names {
+            let bytes = std::fs::read(&path).unwrap();
+            let name = path.display().to_string();
+            let extracted = extract_page(&bytes, None, &name, &Framework::default()).unwrap();
+            let p = TopicPage::of(&extracted);
+            texts.push((p.topic_text, p.language));
+        }
+    }
+    for (text, lang) in [
+        (
+            "Ärger im Café: Straßen-Bahnen fahren wieder. ÄRGER! Ärger.",
+            Language::German,
+        ),
+        (
+            "Rivers of 中国 rise; the RIVER's banks. Rivers!",
+            Language::English,
+        ),
+        (
+            "Ｒｕｓｔ U.S.A. rust l'homme L'HOMME hommes",
+            Language::French,
+        ),
+        ("ΟΔΟΣ οδός Δρόμος ΚΟΣΜΟΣ", Language::Other),
+        ("КОШКИ играют, Кошки!", Language::Russian),
+        ("搜索引擎 Search engines search", Language::Chinese),
+    ] {
+        texts.push((text.to_string(), lang));
+    }
+    assert!(texts.iter().any(|t| t.1 == Language::Chinese));
+    for analyzer in [
+        Analyzer::new(),
+        Analyzer::new().with_aggressive_stopwords(["river".to_string(), "tide".into()]),
+    ] {
+        for (text, lang) in &texts {
+            let features = text_feature_vector([(text.as_str(), 1.0)], &analyzer, *lang);
+            let ranked = features.top(15);
+            let got = topic_terms(text, *lang, &analyzer, &ranked);
+            let mut counts = HashMap::new();
+            analyzer.term_counts(text, *lang, &mut counts);
+            let mut expected: Vec<(String, u32)> = counts.into_iter().collect();
+            expected.sort_unstable();
+            assert_eq!(got.term_counts, expected, "{text}");
+            let expected = surface_forms_word_by_word(text, *lang, &analyzer, &ranked);
+            assert_eq!(got.surfaces, expected, "{text}");
+        }
+    }
 }

@@ -4,8 +4,7 @@
 //! and MinHash signature of its replica text, the keyword fingerprint of its topic content):
 //! [`integrate_page`]. Plain functions over owned data, so pages run in parallel in any order.
 
-use std::collections::HashMap;
-
+use rustc_hash::FxHashMap;
 use url::Url;
 
 use serde::{Deserialize, Serialize};
@@ -135,7 +134,7 @@ pub struct PageFeatures {
 
 /// First pass: what the statistics learn from a cleaned page found at `url`.
 pub fn page_features(url: &str, page: &TopicPage, analyzer: &Analyzer) -> PageFeatures {
-    let mut counts = HashMap::new();
+    let mut counts = FxHashMap::default();
     analyzer.term_counts(&page.topic_text, page.language, &mut counts);
     let mut terms: Vec<String> = counts.into_keys().collect();
     terms.sort_unstable();
