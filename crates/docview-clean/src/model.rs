@@ -256,6 +256,9 @@ impl FlatTrees {
             return Vec::new();
         }
         let n = rows.len() / width;
+        if n == 1 {
+            return vec![self.logit_of_one(rows)];
+        }
         let mut out: Vec<f64> = vec![self.base_score; n];
         for &(root, depth) in &self.roots {
             for (block, sums) in rows.chunks(LANES * width).zip(out.chunks_mut(LANES)) {
@@ -264,12 +267,14 @@ impl FlatTrees {
                     for (row, i) in block.chunks_exact(width).zip(at.iter_mut()) {
                         let node = self.nodes[*i as usize];
                         let v = row[usize::from(node.feature)];
-                        let right = u32::from(v >= node.split) & u32::from(node.step);
-                        *i = if v.is_nan() {
-                            node.missing
+                        // A branch, not a select: rows hardly ever miss a value, so it is
+                        // predicted, and the step does not wait on `missing` (0.96 s against
+                        // 1.00 s of CPU for the 359k rows of wcxb-dev through both stages).
+                        if v.is_nan() {
+                            *i = node.missing;
                         } else {
-                            node.left + right
-                        };
+                            *i = node.left + (u32::from(v >= node.split) & u32::from(node.step));
+                        }
                     }
                 }
                 for (sum, &i) in sums.iter_mut().zip(&at) {
@@ -278,6 +283,39 @@ impl FlatTrees {
             }
         }
         out
+    }
+}
+
+impl FlatTrees {
+    /// The logit of a single row (a page to classify), walking [`LANES`] trees side by side
+    /// instead of rows: one row alone would wait on every node of every tree in turn. The
+    /// leaves are added in tree order, so the sum is the one [`FlatTrees::logits`] makes.
+    fn logit_of_one(&self, row: &[f32]) -> f64 {
+        let mut sum = self.base_score;
+        for trees in self.roots.chunks(LANES) {
+            let mut at = [0u32; LANES];
+            let mut deepest = 0;
+            for (i, &(root, depth)) in at.iter_mut().zip(trees) {
+                *i = root;
+                deepest = deepest.max(depth);
+            }
+            // A leaf leads to itself: the shallower trees wait at their leaves.
+            for _ in 0..deepest {
+                for i in &mut at[..trees.len()] {
+                    let node = self.nodes[*i as usize];
+                    let v = row[usize::from(node.feature)];
+                    if v.is_nan() {
+                        *i = node.missing;
+                    } else {
+                        *i = node.left + (u32::from(v >= node.split) & u32::from(node.step));
+                    }
+                }
+            }
+            for &i in &at[..trees.len()] {
+                sum += f64::from(self.nodes[i as usize].split);
+            }
+        }
+        sum
     }
 }
 
@@ -811,6 +849,41 @@ mod tests {
             back.stage2.scores(&rows),
             model.stage2.scores_by_forust(&rows)
         );
+    }
+
+    #[test]
+    fn a_row_alone_scores_as_in_a_batch_and_as_forust() {
+        // The shipped model's 150 trees a stage: walked eight side by side, six in the last
+        // group, for a row alone.
+        let model = BlockModel::embedded().unwrap();
+        let tree = docview_page::build(
+            "<html><head><title>Tide pools</title></head><body>\
+             <nav><a href=/>Home</a> <a href=/news>News</a></nav>\
+             <article><h1>Tide pools</h1><p>At low tide, the pools fill. Crabs wait there!</p>\
+             <p>Visitors step on bare rock, and put stones back.</p></article>\
+             <footer>© 2024 Fieldnotes</footer></body></html>",
+        );
+        let analysis = crate::Framework::default().analyse(&tree).unwrap();
+        let mut features = crate::features::block_features(&tree, &analysis);
+        model.lexicon.fill(&mut features);
+        assert!(features.len() >= 4);
+        let batch = model.stage1.scores(&features.values);
+        for (k, row) in features.values.chunks_exact(N_FEATURES).enumerate() {
+            assert_eq!(model.stage1.scores(row), [batch[k]], "row {k}");
+            assert_eq!(model.stage1.scores(row), model.stage1.scores_by_forust(row));
+        }
+        // Missing values, through the tiny model's trees (fewer than eight).
+        let tiny = tiny_model(3);
+        let width = N_FEATURES + N_CONTEXT;
+        for i in 0..20 {
+            let row: Vec<f32> = (0..width)
+                .map(|j| match (i * 7 + j * 13) % 11 {
+                    0 => f32::NAN,
+                    k => k as f32 / 10.0,
+                })
+                .collect();
+            assert_eq!(tiny.stage2.scores(&row), tiny.stage2.scores_by_forust(&row));
+        }
     }
 
     #[test]

@@ -4,8 +4,6 @@
 //! date word on a page when most of its uses there stand next to a number; a number glued to a
 //! unit (`54m`, `2hrs`) is a duration wherever it stands.
 
-use std::collections::HashMap;
-
 use unicode_segmentation::UnicodeSegmentation;
 
 /// The month names of [`DATE_WORDS`], full and abbreviated: its first entries.
@@ -108,29 +106,36 @@ fn is_number(word: &str) -> bool {
 /// The date and duration words of `text` (lowercase), each used next to a number in at least
 /// half of its uses there.
 pub fn date_words(text: &str) -> Vec<String> {
-    let words: Vec<&str> = text.unicode_words().collect();
-    let mut uses: HashMap<String, (u32, u32)> = HashMap::new();
-    for (i, word) in words.iter().enumerate() {
-        if word.len() > 9 || !word.chars().all(|c| c.is_ascii_alphabetic()) {
-            continue;
+    // Uses of each date word (next to a number, all), by its place in DATE_WORDS: one pass over
+    // the words with the one before and the one after at hand, no word copied.
+    let mut uses = [(0u32, 0u32); DATE_WORDS.len()];
+    let mut words = text.unicode_words();
+    let (mut prev, mut word, mut next) = (None::<&str>, words.next(), words.next());
+    while let Some(w) = word {
+        if let Some(k) = date_word(w) {
+            let near = prev.is_some_and(is_number) || next.is_some_and(is_number);
+            uses[k].0 += u32::from(near);
+            uses[k].1 += 1;
         }
-        let lower = word.to_ascii_lowercase();
-        if !DATE_WORDS.contains(&lower.as_str()) {
-            continue;
-        }
-        let near =
-            (i > 0 && is_number(words[i - 1])) || words.get(i + 1).is_some_and(|w| is_number(w));
-        let e = uses.entry(lower).or_default();
-        e.0 += u32::from(near);
-        e.1 += 1;
+        (prev, word, next) = (Some(w), next, words.next());
     }
-    let mut out: Vec<String> = uses
-        .into_iter()
-        .filter(|(_, (near, all))| 2 * near >= *all)
-        .map(|(w, _)| w)
+    let mut out: Vec<String> = DATE_WORDS
+        .iter()
+        .zip(uses)
+        .filter(|&(_, (near, all))| all > 0 && 2 * near >= all)
+        .map(|(w, _)| w.to_string())
         .collect();
     out.sort_unstable();
     out
+}
+
+/// The place in [`DATE_WORDS`] of `word`, ignoring ASCII case; `None` for a word of other
+/// characters than ASCII letters, or of more than 9.
+fn date_word(word: &str) -> Option<usize> {
+    if word.len() > 9 || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    DATE_WORDS.iter().position(|d| d.eq_ignore_ascii_case(word))
 }
 
 /// True for a term that is a number glued to a time unit (`1h`, `54m`, `10min`).
@@ -155,6 +160,22 @@ mod tests {
         let text = "Harbour works · Mar 07 · 4 min read. The march on the capital began at 9 am. \
                     Posted 3 days ago. The march ended at dusk.";
         assert_eq!(date_words(text), ["am", "days", "mar", "min"]);
+    }
+
+    #[test]
+    fn date_words_count_every_case_of_a_word_together() {
+        // "May" twice next to a number, "MAY" and "may" once each not: 2 of 4 uses.
+        let text = "Published May 3, 2024. Updated 4 May. You MAY quote it; we may not.";
+        assert_eq!(date_words(text), ["may"]);
+        // Three of four uses away from a number.
+        assert!(date_words("Sun 5. The sun rose, the sun set, the SUN.").is_empty());
+        // The first and last words have one neighbour; words of other letters are no dates.
+        assert_eq!(date_words("Monday 1 and 2 months"), ["monday", "months"]);
+        assert!(date_words("Mär 07 · 3 maý").is_empty());
+        let mut unique = DATE_WORDS.to_vec();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), DATE_WORDS.len());
     }
 
     #[test]

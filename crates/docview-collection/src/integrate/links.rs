@@ -14,7 +14,7 @@
 //! address, not to the folder it was saved in.
 
 use serde::{Deserialize, Serialize};
-use url::Url;
+use url::{Position, Url};
 
 use super::Context;
 use super::address::declared_address;
@@ -239,8 +239,69 @@ fn resolve(base: &LinkBase, href: &str) -> Option<String> {
         "file" if local_ok => {}
         _ => return None,
     }
-    if base.own.contains(&self_key(url.clone())) || is_story_action(base, &url) {
+    // The URL without its fragment, as `without_fragment` writes it, sliced out of the URL
+    // rather than written again; it is the link's `self_key` too unless its path ends in `/`.
+    let plain = &url[..Position::AfterQuery];
+    let path = url.path();
+    let is_self = if path.len() > 1 && path.ends_with('/') {
+        base.own.contains(&self_key(url.clone()))
+    } else {
+        base.own.iter().any(|own| own == plain)
+    };
+    if is_self || is_story_action(base, &url) {
         return None;
     }
-    Some(without_fragment(url))
+    Some(plain.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The base of a page at `url` with no `<base href>` and no declared address.
+    fn base_of(url: &str) -> LinkBase {
+        let page_url = Url::parse(url).unwrap();
+        LinkBase {
+            own: vec![self_key(page_url.clone())],
+            story: story_names(&page_url),
+            url: Some(page_url),
+            source: LinkBaseSource::Url,
+        }
+    }
+
+    #[test]
+    fn resolve_drops_fragments_and_self_links_with_or_without_a_trailing_slash() {
+        let base = base_of("https://example.org/news/story/#top");
+        let cases = [
+            ("/news/story", None),
+            ("/news/story/", None),
+            ("/news/story/#comments", None),
+            ("#comments", None),
+            ("https://example.org/news/story//", None),
+            ("other#part", Some("https://example.org/news/story/other")),
+            ("/news/?page=2#x", Some("https://example.org/news/?page=2")),
+            ("/news/%2e/story/", None),
+            (
+                "/news/story?x=1",
+                Some("https://example.org/news/story?x=1"),
+            ),
+            ("mailto:a@example.org", None),
+            (" HTTPS://Example.org/A/b ", Some("https://example.org/A/b")),
+        ];
+        for (href, want) in cases {
+            assert_eq!(resolve(&base, href).as_deref(), want, "{href}");
+            // The same as writing the URL without its fragment.
+            if let Some(got) = resolve(&base, href) {
+                let url = base.url.as_ref().unwrap().join(href.trim()).unwrap();
+                assert_eq!(got, without_fragment(url));
+            }
+        }
+        let plain = base_of("https://example.org/about");
+        assert_eq!(resolve(&plain, "/about#team"), None);
+        assert_eq!(resolve(&plain, "/about/"), None);
+        assert_eq!(
+            resolve(&plain, "/about/team").as_deref(),
+            Some("https://example.org/about/team")
+        );
+    }
 }
