@@ -14,6 +14,21 @@ fn executable(path: &Path, text: &str) {
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
+/// A `PATH` whose first folder, `DIR/bin`, holds a `cargo` that fails saying it was called: a
+/// script given a binary must not build one.
+fn path_without_cargo(dir: &Path) -> String {
+    let bin = dir.join("bin");
+    executable(
+        &bin.join("cargo"),
+        "#!/bin/sh\necho 'cargo was called' >&2\nexit 3\n",
+    );
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
 #[test]
 fn spark_smoke_uses_the_binary_it_is_given() {
     let dir = tempfile::tempdir().unwrap();
@@ -28,18 +43,9 @@ fn spark_smoke_uses_the_binary_it_is_given() {
          echo \"driver ran $docview\" >&2\n\
          exec \"$docview\" stages pool --quiet --work \"$work\"\n",
     );
-    let bin = dir.path().join("bin");
-    executable(&bin.join("java"), "#!/bin/sh\nexit 0\n");
     // The script must not build when it is given a binary.
-    executable(
-        &bin.join("cargo"),
-        "#!/bin/sh\necho 'cargo was called' >&2\nexit 3\n",
-    );
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = path_without_cargo(dir.path());
+    executable(&dir.path().join("bin/java"), "#!/bin/sh\nexit 0\n");
     let smoke = |docview: &str| {
         Command::new("bash")
             .arg(Path::new(ROOT).join("scripts/spark_smoke.sh"))
@@ -80,16 +86,7 @@ fn bench_runs_the_side_by_side_script_with_the_binary_and_set_it_is_given() {
     );
     let set = dir.path().join("set");
     std::fs::create_dir_all(set.join("html")).unwrap();
-    let bin = dir.path().join("bin");
-    executable(
-        &bin.join("cargo"),
-        "#!/bin/sh\necho 'cargo was called' >&2\nexit 3\n",
-    );
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = path_without_cargo(dir.path());
     let run = |args: &[&str], docview: &str, set: &Path| {
         Command::new("bash")
             .arg(Path::new(ROOT).join("scripts/bench.sh"))
