@@ -16,12 +16,11 @@
 
 use std::borrow::Cow;
 use std::cell::{Ref, RefCell};
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use html5ever::tendril::{StrTendril, TendrilSink};
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::{Attribute, LocalName, ParseOpts, QualName, local_name, ns, parse_document};
+use rustc_hash::FxHashMap;
 
 /// The index of a node in [`Dom`]; the document is 0.
 pub(crate) type NodeIx = u32;
@@ -438,37 +437,9 @@ impl TreeSink for Sink {
     }
 }
 
-/// A hasher for interned names and short words: an atom hashes itself to one precomputed
-/// integer, which this spreads over the bits (a multiplication), with none of SipHash's rounds.
-#[derive(Default)]
-pub(crate) struct AtomHasher(u64);
-
-impl Hasher for AtomHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-/// A map keyed by tag or attribute names.
-pub(crate) type AtomMap<V> = HashMap<LocalName, V, BuildHasherDefault<AtomHasher>>;
+/// A map keyed by tag or attribute names (an atom hashes as its one precomputed integer, which
+/// Fx spreads with one multiplication).
+pub(crate) type AtomMap<V> = FxHashMap<LocalName, V>;
 
 #[cfg(test)]
 mod tests {

@@ -2,15 +2,12 @@
 //! page authors give to navigation bars, footers, cookie banners, share bars, related-link lists
 //! and comment threads, and to article bodies. Added to the paper's evidence (it predates them).
 
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::sync::OnceLock;
 
 use aho_corasick::AhoCorasick;
 use html5ever::{LocalName, local_name};
+use rustc_hash::FxHashMap;
 use serde::Serialize;
-
-use crate::dom::AtomHasher;
 
 /// What an element's names say about its block.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
@@ -174,9 +171,8 @@ pub(crate) fn hint_of(
 const LONGEST_WORD: usize = 16;
 
 /// The hint each word of [`BOILERPLATE_WORDS`] and [`CONTENT_WORDS`] gives (boilerplate first).
-fn word_hints() -> &'static HashMap<&'static [u8], Hint, BuildHasherDefault<AtomHasher>> {
-    static M: OnceLock<HashMap<&'static [u8], Hint, BuildHasherDefault<AtomHasher>>> =
-        OnceLock::new();
+fn word_hints() -> &'static FxHashMap<&'static [u8], Hint> {
+    static M: OnceLock<FxHashMap<&'static [u8], Hint>> = OnceLock::new();
     M.get_or_init(|| {
         let content = CONTENT_WORDS.iter().map(|w| (w, Hint::Content(w)));
         let boilerplate = BOILERPLATE_WORDS.iter().map(|w| (w, Hint::Boilerplate(w)));
