@@ -12,9 +12,9 @@ use std::hash::BuildHasher;
 use std::sync::OnceLock;
 
 use rust_stemmers::Stemmer;
-use rustc_hash::FxHashMap;
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::cache::WordCache;
 use super::language::{Language, is_han, is_hangul, is_hiragana};
 use super::segment::{for_each_jieba_word, for_each_run, join_wrapped_lines, too_long};
 use super::sentence::{is_dotted_abbreviation, split_sentences};
@@ -234,11 +234,8 @@ struct Scratch {
     stem: String,
 }
 
-/// Words a thread's term cache holds per page language before it starts over.
-const TERM_CACHE_CAP: usize = 32_768;
-
 /// What a thread knows of a word in text of one language: `None` for a stop word, else its stem.
-type TermCache = FxHashMap<Box<str>, Option<Box<str>>>;
+type TermCache = WordCache<Option<Box<str>>>;
 
 thread_local! {
     /// The term of each word this thread saw lately, per page language: one lookup instead of
@@ -256,35 +253,18 @@ fn cached_term(
     analyze: impl Fn(&str) -> Option<String>,
 ) -> bool {
     out.clear();
+    let compute = |w: &str| analyze(w).map(String::into_boxed_str);
+    let mut read = |term: &Option<Box<str>>| term.as_deref().map(|t| out.push_str(t)).is_some();
     let cached = TERM_CACHE.try_with(|cell| {
         let mut caches = cell.try_borrow_mut().ok()?;
         if caches.len() < Language::COUNT {
             caches.resize_with(Language::COUNT, TermCache::default);
         }
-        let cache = &mut caches[lang.index()];
-        if let Some(entry) = cache.get(word) {
-            return Some(entry.as_deref().map(|t| out.push_str(t)).is_some());
-        }
-        let term = analyze(word);
-        if let Some(t) = &term {
-            out.push_str(t);
-        }
-        if cache.len() >= TERM_CACHE_CAP {
-            cache.clear();
-        }
-        let kept = term.is_some();
-        cache.insert(word.into(), term.map(String::into_boxed_str));
-        Some(kept)
+        Some(caches[lang.index()].read(word, compute, &mut read))
     });
-    if let Ok(Some(kept)) = cached {
-        return kept;
-    }
-    match analyze(word) {
-        Some(term) => {
-            out.push_str(&term);
-            true
-        }
-        None => false,
+    match cached {
+        Ok(Some(kept)) => kept,
+        _ => read(&compute(word)),
     }
 }
 

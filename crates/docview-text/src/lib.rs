@@ -8,6 +8,7 @@
 #![deny(missing_docs)]
 
 pub mod analyzer;
+pub mod cache;
 pub mod dates;
 pub mod language;
 pub mod segment;
@@ -16,6 +17,7 @@ pub mod stopwords;
 pub mod tokens;
 
 pub use analyzer::Analyzer;
+pub use cache::{WORD_CACHE_CAP, WordCache};
 pub use language::{Language, detect_language, is_han, language_from_tag};
 pub use segment::{for_each_index_word, jieba};
 pub use sentence::split_sentences;

@@ -32,9 +32,9 @@
 
 use std::cell::RefCell;
 
-use rustc_hash::FxHashMap;
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
+use crate::text::WordCache;
 use crate::text::analyzer::{normalize, stemmer};
 use crate::text::language::Language;
 use crate::text::segment::{for_each_index_word, too_long};
@@ -141,13 +141,9 @@ impl TokenSink<'_, '_> {
     }
 }
 
-/// Words a thread's index-term cache holds before it starts over.
-const TERM_CACHE_CAP: usize = 32_768;
-
 thread_local! {
     /// The index term of each word (as the text has it) this thread cut lately.
-    static TERM_CACHE: RefCell<FxHashMap<Box<str>, Box<str>>> =
-        RefCell::new(FxHashMap::default());
+    static TERM_CACHE: RefCell<WordCache<Box<str>>> = RefCell::new(WordCache::default());
 }
 
 /// Puts the index term of `word` (an index word, at most [`crate::text::segment::MAX_TERM_CHARS`]
@@ -156,22 +152,18 @@ thread_local! {
 /// thread has not seen lately (or when `out` is too small).
 pub fn index_term(word: &str, out: &mut String) {
     out.clear();
+    let compute = |w: &str| {
+        let mut term = String::new();
+        analyze_index_word(w, &mut term);
+        term.into_boxed_str()
+    };
     let cached = TERM_CACHE.try_with(|cell| {
         let mut cache = cell.try_borrow_mut().ok()?;
-        if let Some(term) = cache.get(word) {
-            out.push_str(term);
-            return Some(());
-        }
-        analyze_index_word(word, out);
-        if cache.len() >= TERM_CACHE_CAP {
-            cache.clear();
-        }
-        cache.insert(word.into(), out.as_str().into());
+        cache.read(word, compute, |term| out.push_str(term));
         Some(())
     });
     if !matches!(cached, Ok(Some(()))) {
-        out.clear();
-        analyze_index_word(word, out);
+        out.push_str(&compute(word));
     }
 }
 
