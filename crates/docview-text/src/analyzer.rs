@@ -67,12 +67,7 @@ impl Analyzer {
         lang: Language,
         counts: &mut HashMap<String, u32, S>,
     ) {
-        self.for_each_term(text, lang, |term| match counts.get_mut(term) {
-            Some(n) => *n = n.saturating_add(1),
-            None => {
-                counts.insert(term.to_owned(), 1);
-            }
-        });
+        self.for_each_term(text, lang, |term| count_term(counts, term));
     }
 
     /// Calls `emit` with each term of `text`, in order, without allocating per term.
@@ -222,6 +217,16 @@ impl WordFilter<'_> {
     /// True for a word on the language's generic list (or the extra one).
     fn is_stop(&self, word: &str) -> bool {
         self.stops.contains(word) || self.extra.is_some_and(|s| s.contains(word))
+    }
+}
+
+/// Adds one occurrence of `term` to `counts`; allocates only for a term new to `counts`.
+pub fn count_term<S: BuildHasher>(counts: &mut HashMap<String, u32, S>, term: &str) {
+    match counts.get_mut(term) {
+        Some(n) => *n = n.saturating_add(1),
+        None => {
+            counts.insert(term.to_owned(), 1);
+        }
     }
 }
 

@@ -22,6 +22,7 @@ use url::Url;
 use crate::measure::FeatureVector;
 use crate::page::PageType;
 use crate::stats::CollectionStats;
+use crate::text::analyzer::count_term;
 use crate::text::dates::{date_words, is_duration};
 use crate::text::tokens::count_tokens;
 use crate::text::{Analyzer, Language};
@@ -338,12 +339,7 @@ fn topic_terms(
     ranked: &[(String, f32)],
 ) -> TopicTerms {
     let mut counts: FxHashMap<String, u32> = FxHashMap::default();
-    let mut count = |term: &str| match counts.get_mut(term) {
-        Some(n) => *n = n.saturating_add(1),
-        None => {
-            counts.insert(term.to_owned(), 1);
-        }
-    };
+    let mut count = |term: &str| count_term(&mut counts, term);
     let mut surfaces = HashMap::new();
     if lang.writes_without_spaces() && !text.is_ascii() {
         analyzer.for_each_term(text, lang, count);
