@@ -13,6 +13,8 @@
 //! (`<link rel=canonical>`, else `og:url`: [`declared_address`]): its links belong to that
 //! address, not to the folder it was saved in.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use url::{Position, Url};
 
@@ -79,22 +81,25 @@ pub struct LinkBase {
 const STORY_ACTIONS: &[&str] = &["mail", "email", "share", "print", "send"];
 
 /// A page address as self links are compared: without fragment, without a trailing slash of
-/// its path.
-fn self_key(mut url: Url) -> String {
-    url.set_fragment(None);
+/// its path; sliced out of `url` unless there is a slash to take off.
+fn self_key(url: &Url) -> Cow<'_, str> {
     let path = url.path();
     if path.len() > 1 && path.ends_with('/') {
-        let trimmed = path.trim_end_matches('/').to_string();
-        url.set_path(if trimmed.is_empty() { "/" } else { &trimmed });
+        let trimmed = path.trim_end_matches('/');
+        let mut key = url.clone();
+        key.set_fragment(None);
+        key.set_path(if trimmed.is_empty() { "/" } else { trimmed });
+        Cow::Owned(key.into())
+    } else {
+        Cow::Borrowed(without_fragment(url))
     }
-    url.to_string()
 }
 
 /// What names a page at `url` inside another link: its URL without fragment, its path (unless
 /// the root), and the last segment of its path (its file name, as `dredging.html`) when that
 /// has 4 characters or more and is no index page (`index.html`, `default.asp`).
 fn story_names(url: &Url) -> Vec<String> {
-    let mut names = vec![without_fragment(url.clone())];
+    let mut names = vec![without_fragment(url).to_string()];
     let path = url.path().trim_end_matches('/');
     if !path.is_empty() {
         names.push(path.to_string());
@@ -133,15 +138,15 @@ fn is_story_action(base: &LinkBase, url: &Url) -> bool {
         .any(|word| STORY_ACTIONS.iter().any(|a| word.starts_with(a)))
 }
 
-fn without_fragment(mut url: Url) -> String {
-    url.set_fragment(None);
-    url.to_string()
+/// `url` without its fragment, sliced out of it.
+fn without_fragment(url: &Url) -> &str {
+    &url[..Position::AfterQuery]
 }
 
 /// The link base of a page at `page_url` (see the module's rule).
 pub fn link_base(page_url: &str, page: &TopicPage) -> LinkBase {
     let record = Url::parse(page_url).ok();
-    let mut own: Vec<String> = record.iter().cloned().map(self_key).collect();
+    let mut own: Vec<String> = record.iter().map(|u| self_key(u).into_owned()).collect();
     let mut story: Vec<String> = record.iter().flat_map(story_names).collect();
     let canonical = record
         .as_ref()
@@ -149,7 +154,7 @@ pub fn link_base(page_url: &str, page: &TopicPage) -> LinkBase {
         .and_then(|u| declared_address(u, page));
     let (address, source) = match (canonical, record) {
         (Some(c), _) => {
-            own.push(self_key(c.clone()));
+            own.push(self_key(&c).into_owned());
             story.extend(story_names(&c));
             (Some(c), LinkBaseSource::Canonical)
         }
@@ -239,19 +244,11 @@ fn resolve(base: &LinkBase, href: &str) -> Option<String> {
         "file" if local_ok => {}
         _ => return None,
     }
-    // The URL without its fragment, as `without_fragment` writes it, sliced out of the URL
-    // rather than written again; it is the link's `self_key` too unless its path ends in `/`.
-    let plain = &url[..Position::AfterQuery];
-    let path = url.path();
-    let is_self = if path.len() > 1 && path.ends_with('/') {
-        base.own.contains(&self_key(url.clone()))
-    } else {
-        base.own.iter().any(|own| own == plain)
-    };
-    if is_self || is_story_action(base, &url) {
+    let key = self_key(&url);
+    if base.own.iter().any(|own| *own == *key) || is_story_action(base, &url) {
         return None;
     }
-    Some(plain.to_string())
+    Some(without_fragment(&url).to_string())
 }
 
 #[cfg(test)]
@@ -262,7 +259,7 @@ mod tests {
     fn base_of(url: &str) -> LinkBase {
         let page_url = Url::parse(url).unwrap();
         LinkBase {
-            own: vec![self_key(page_url.clone())],
+            own: vec![self_key(&page_url).into_owned()],
             story: story_names(&page_url),
             url: Some(page_url),
             source: LinkBaseSource::Url,
@@ -292,8 +289,9 @@ mod tests {
             assert_eq!(resolve(&base, href).as_deref(), want, "{href}");
             // The same as writing the URL without its fragment.
             if let Some(got) = resolve(&base, href) {
-                let url = base.url.as_ref().unwrap().join(href.trim()).unwrap();
-                assert_eq!(got, without_fragment(url));
+                let mut url = base.url.as_ref().unwrap().join(href.trim()).unwrap();
+                url.set_fragment(None);
+                assert_eq!(got, url.to_string());
             }
         }
         let plain = base_of("https://example.org/about");
