@@ -16,31 +16,18 @@ use std::path::{Path, PathBuf};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use docview::clean::{Cleaner, Learned};
 use docview::index::{IndexDoc, IndexKind, OpenIndex};
-use docview::input::{decode_html, read_page_bytes};
+use docview::input::decode_html;
 use docview::integrate::{ClassifierRef, Context, IntegrateParams, integrate};
 use docview::stats::CollectionStats;
 use docview::text::Analyzer;
 use docview::topic::TopicPage;
 
+mod common;
+
+use common::pages_in;
+
 /// A page file and its bytes.
 type PageFile = (PathBuf, Vec<u8>);
-
-/// Pages of a folder of (gzip-compressed) HTML files, in file-name order, at most `limit`.
-fn pages_in(dir: &Path, limit: usize) -> Vec<PageFile> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    files.sort();
-    files.truncate(limit);
-    files
-        .into_iter()
-        .map(|f| {
-            let bytes = read_page_bytes(&f).unwrap_or_else(|e| panic!("{e}"));
-            (f, bytes)
-        })
-        .collect()
-}
 
 /// The samples: corpus-samples' labelled pages, and wcxb-dev's first 100 when present.
 fn samples() -> Vec<(&'static str, Vec<PageFile>)> {
