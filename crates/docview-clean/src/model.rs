@@ -265,8 +265,9 @@ impl FlatTrees {
         Some(flat)
     }
 
-    /// The logit of each row (row after row, `width` values each), tree by tree, walking
-    /// [`LANES`] rows through a tree side by side.
+    /// The logit of each row (row after row, `width` values each): [`LANES`] rows at a time
+    /// through every tree, side by side (the last rows padded to a whole block with copies of
+    /// the last one). Each row's leaves are added in tree order.
     fn logits(&self, rows: &[f32], width: usize) -> Vec<f64> {
         if width == 0 {
             return Vec::new();
@@ -276,20 +277,49 @@ impl FlatTrees {
             return vec![self.logit_of_one(rows)];
         }
         let mut out: Vec<f64> = vec![self.base_score; n];
-        for &(root, depth) in &self.roots {
-            for (block, sums) in rows.chunks(LANES * width).zip(out.chunks_mut(LANES)) {
-                let mut at = [root; LANES];
-                for _ in 0..depth {
-                    for (row, i) in block.chunks_exact(width).zip(at.iter_mut()) {
-                        *i = self.nodes[*i as usize].next(row);
-                    }
-                }
-                for (sum, &i) in sums.iter_mut().zip(&at) {
-                    *sum += f64::from(self.nodes[i as usize].split);
-                }
+        let mut blocks = rows[..n * width].chunks_exact(LANES * width);
+        let mut sums = out.chunks_exact_mut(LANES);
+        for (block, sums) in (&mut blocks).zip(&mut sums) {
+            self.walk_block(block, width, sums);
+        }
+        let tail = blocks.remainder();
+        if let Some(last) = tail.rchunks_exact(width).next() {
+            let mut padded = tail.to_vec();
+            while padded.len() < LANES * width {
+                padded.extend_from_slice(last);
             }
+            let mut padded_sums = [self.base_score; LANES];
+            self.walk_block(&padded, width, &mut padded_sums);
+            let rest = sums.into_remainder();
+            let k = rest.len();
+            rest.copy_from_slice(&padded_sums[..k]);
         }
         out
+    }
+
+    /// Adds to `sums` ([`LANES`] of them) the leaves of every tree for the [`LANES`] rows of
+    /// `block`, tree after tree. Rows and places are fixed arrays, so the walk is unrolled
+    /// with the rows' places in registers (a loop over the rows' chunks compiled in one
+    /// code-generation unit ran 1.4x as long), and the rows stay in the first-level cache for
+    /// all the trees. A step is a branch on a missing value, not a select: rows hardly ever
+    /// miss one, so it is predicted, and the next node does not wait on the comparison's
+    /// alternative (`!(v < split)` without the branch ran 1.2x as long).
+    fn walk_block(&self, block: &[f32], width: usize, sums: &mut [f64]) {
+        let lanes: [&[f32]; LANES] = std::array::from_fn(|l| &block[l * width..(l + 1) * width]);
+        let mut block_sums = [0.0; LANES];
+        block_sums.copy_from_slice(sums);
+        for &(root, depth) in &self.roots {
+            let mut at = [root; LANES];
+            for _ in 0..depth {
+                for l in 0..LANES {
+                    at[l] = self.nodes[at[l] as usize].next(lanes[l]);
+                }
+            }
+            for l in 0..LANES {
+                block_sums[l] += f64::from(self.nodes[at[l] as usize].split);
+            }
+        }
+        sums.copy_from_slice(&block_sums);
     }
 
     /// The logit of a single row (a page to classify), walking [`LANES`] trees side by side

@@ -314,7 +314,7 @@ fn for_each_piece<'a>(text: &'a str, lang: Language, mut f: impl FnMut(Piece<'a>
 /// Calls `f` with each Unicode word of `text` (UAX #29, as `unicode_words`). Whitespace always
 /// separates words, so the text is cut at ASCII whitespace around each non-ASCII stretch and
 /// the ASCII spans between go through unicode-segmentation's much faster ASCII path.
-fn for_each_word<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
+pub(crate) fn for_each_word<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
     let bytes = text.as_bytes();
     let mut start = 0;
     while let Some(p) = bytes[start..].iter().position(|b| !b.is_ascii()) {

@@ -4,7 +4,11 @@
 //! date word on a page when most of its uses there stand next to a number; a number glued to a
 //! unit (`54m`, `2hrs`) is a duration wherever it stands.
 
-use unicode_segmentation::UnicodeSegmentation;
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
+
+use crate::analyzer::for_each_word;
 
 /// The month names of [`DATE_WORDS`], full and abbreviated: its first entries.
 const MONTH_WORDS: usize = 24;
@@ -108,16 +112,25 @@ fn is_number(word: &str) -> bool {
 pub fn date_words(text: &str) -> Vec<String> {
     // Uses of each date word (next to a number, all), by its place in DATE_WORDS: one pass over
     // the words with the one before and the one after at hand, no word copied.
+    // The words are the analyzer's (`unicode_words`, through its fast path for ASCII
+    // stretches), each counted when the word after it arrives.
     let mut uses = [(0u32, 0u32); DATE_WORDS.len()];
-    let mut words = text.unicode_words();
-    let (mut prev, mut word, mut next) = (None::<&str>, words.next(), words.next());
-    while let Some(w) = word {
+    let mut count = |prev: Option<&str>, w: &str, next: Option<&str>| {
         if let Some(k) = date_word(w) {
             let near = prev.is_some_and(is_number) || next.is_some_and(is_number);
             uses[k].0 += u32::from(near);
             uses[k].1 += 1;
         }
-        (prev, word, next) = (Some(w), next, words.next());
+    };
+    let (mut prev, mut word) = (None::<&str>, None::<&str>);
+    for_each_word(text, |next| {
+        if let Some(w) = word {
+            count(prev, w, Some(next));
+        }
+        (prev, word) = (word, Some(next));
+    });
+    if let Some(w) = word {
+        count(prev, w, None);
     }
     let mut out: Vec<String> = DATE_WORDS
         .iter()
@@ -132,10 +145,27 @@ pub fn date_words(text: &str) -> Vec<String> {
 /// The place in [`DATE_WORDS`] of `word`, ignoring ASCII case; `None` for a word of other
 /// characters than ASCII letters, or of more than 9.
 fn date_word(word: &str) -> Option<usize> {
-    if word.len() > 9 || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+    // Lowercased into a buffer and looked up in one map, rather than compared with each of
+    // the 70 words in turn: this runs for every word of every topic content.
+    static PLACES: OnceLock<FxHashMap<&'static [u8], usize>> = OnceLock::new();
+    let mut lower = [0u8; 9];
+    let bytes = word.as_bytes();
+    if bytes.len() > lower.len() || !bytes.iter().all(u8::is_ascii_alphabetic) {
         return None;
     }
-    DATE_WORDS.iter().position(|d| d.eq_ignore_ascii_case(word))
+    let lower = &mut lower[..bytes.len()];
+    lower.copy_from_slice(bytes);
+    lower.make_ascii_lowercase();
+    PLACES
+        .get_or_init(|| {
+            DATE_WORDS
+                .iter()
+                .enumerate()
+                .map(|(i, w)| (w.as_bytes(), i))
+                .collect()
+        })
+        .get(&*lower)
+        .copied()
 }
 
 /// True for a term that is a number glued to a time unit (`1h`, `54m`, `10min`).
@@ -147,6 +177,54 @@ pub fn is_duration(term: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use unicode_segmentation::UnicodeSegmentation;
+
+    /// [`date_words`] as first written: over `unicode_words` with the words around at hand.
+    fn date_words_by_unicode_words(text: &str) -> Vec<String> {
+        let mut uses = [(0u32, 0u32); DATE_WORDS.len()];
+        let words: Vec<&str> = text.unicode_words().collect();
+        for (i, w) in words.iter().enumerate() {
+            if let Some(k) = DATE_WORDS.iter().position(|d| d.eq_ignore_ascii_case(w)) {
+                let near = (i > 0 && is_number(words[i - 1]))
+                    || words.get(i + 1).is_some_and(|n| is_number(n));
+                uses[k].0 += u32::from(near);
+                uses[k].1 += 1;
+            }
+        }
+        let mut out: Vec<String> = DATE_WORDS
+            .iter()
+            .zip(uses)
+            .filter(|&(_, (near, all))| all > 0 && 2 * near >= all)
+            .map(|(w, _)| w.to_string())
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn date_words_read_the_words_unicode_words_cuts() {
+        let pieces = [
+            "May", "3", "2024", "mar", "MAR", "Min", "4", "min", "read", "é", "café", "—", "’",
+            "·", "1,5", "3.5", "ago", "days", "中文", "\u{a0}", "Sept", "x", ".", "'", "Jänner",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..3_000 {
+            let mut text = String::new();
+            for _ in 0..state % 13 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(pieces[(state % pieces.len() as u64) as usize]);
+                text.push(if state.is_multiple_of(5) { '-' } else { ' ' });
+            }
+            assert_eq!(
+                date_words(&text),
+                date_words_by_unicode_words(&text),
+                "{text:?}"
+            );
+            state = state.wrapping_add(1);
+        }
+    }
 
     #[test]
     fn the_months_are_the_first_date_words() {
