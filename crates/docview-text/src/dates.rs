@@ -111,9 +111,8 @@ fn is_number(word: &str) -> bool {
 /// half of its uses there.
 pub fn date_words(text: &str) -> Vec<String> {
     // Uses of each date word (next to a number, all), by its place in DATE_WORDS: one pass over
-    // the words with the one before and the one after at hand, no word copied.
-    // The words are the analyzer's (`unicode_words`, through its fast path for ASCII
-    // stretches), each counted when the word after it arrives.
+    // the analyzer's words (`unicode_words`, through its fast path for ASCII stretches), each
+    // counted when the word after it arrives, no word copied.
     let mut uses = [(0u32, 0u32); DATE_WORDS.len()];
     let mut count = |prev: Option<&str>, w: &str, next: Option<&str>| {
         if let Some(k) = date_word(w) {
@@ -132,6 +131,12 @@ pub fn date_words(text: &str) -> Vec<String> {
     if let Some(w) = word {
         count(prev, w, None);
     }
+    mostly_near_numbers(uses)
+}
+
+/// The date words (sorted) that stand next to a number in at least half of their uses, from
+/// the uses of each (next to a number, all) by its place in [`DATE_WORDS`].
+fn mostly_near_numbers(uses: [(u32, u32); DATE_WORDS.len()]) -> Vec<String> {
     let mut out: Vec<String> = DATE_WORDS
         .iter()
         .zip(uses)
@@ -191,14 +196,7 @@ mod tests {
                 uses[k].1 += 1;
             }
         }
-        let mut out: Vec<String> = DATE_WORDS
-            .iter()
-            .zip(uses)
-            .filter(|&(_, (near, all))| all > 0 && 2 * near >= all)
-            .map(|(w, _)| w.to_string())
-            .collect();
-        out.sort_unstable();
-        out
+        mostly_near_numbers(uses)
     }
 
     #[test]
