@@ -110,23 +110,25 @@ impl Dom {
 
     /// The children of node `ix`, in document order.
     pub(crate) fn children(&self, ix: NodeIx) -> impl Iterator<Item = NodeIx> + '_ {
-        let mut at = self.nodes[ix as usize].first;
-        std::iter::from_fn(move || {
-            let this = at;
-            (this != NONE).then(|| {
-                at = self.nodes[this as usize].next;
-                this
-            })
-        })
+        self.siblings(self.nodes[ix as usize].first, |n| n.next)
     }
 
     /// The children of node `ix`, last first.
     pub(crate) fn children_rev(&self, ix: NodeIx) -> impl Iterator<Item = NodeIx> + '_ {
-        let mut at = self.nodes[ix as usize].last;
+        self.siblings(self.nodes[ix as usize].last, |n| n.prev)
+    }
+
+    /// Node `from` and the siblings `step` leads to from it, one after the other, until none.
+    fn siblings(
+        &self,
+        from: NodeIx,
+        step: fn(&DomNode) -> NodeIx,
+    ) -> impl Iterator<Item = NodeIx> + '_ {
+        let mut at = from;
         std::iter::from_fn(move || {
             let this = at;
             (this != NONE).then(|| {
-                at = self.nodes[this as usize].prev;
+                at = step(&self.nodes[this as usize]);
                 this
             })
         })
