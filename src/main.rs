@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use docview::clean::{
-    CLEANERS, DEFAULT_CLEANER, TrainParams, cleaner_with_model, topic_content_page,
+    CLEANERS, DEFAULT_CLEANER, MAX_TREE_DEPTH, TrainParams, cleaner_with_model, topic_content_page,
 };
 use docview::compare::{CompareOptions, compare, write_report};
 use docview::eval::blocks::{
@@ -213,7 +213,7 @@ struct ClassifyOpts {
     /// Trees per class (--method trees).
     #[arg(long, value_name = "N", default_value_t = docview::classifier::TreeParams::default().trees)]
     trees: usize,
-    /// Depth limit of each tree (--method trees).
+    /// Depth limit of each tree, 1 to 12 (--method trees).
     #[arg(long, value_name = "D", default_value_t = docview::classifier::TreeParams::default().max_depth)]
     depth: usize,
     /// The most common URL words and title words kept as features, each (--method trees).
@@ -272,7 +272,7 @@ struct TrainOpts {
     /// Boosting rounds (trees).
     #[arg(long, value_name = "N", default_value_t = TrainParams::default().trees)]
     trees: usize,
-    /// Depth limit of each tree.
+    /// Depth limit of each tree, 1 to 12 (the scorer lays trees out complete to their depth).
     #[arg(long, value_name = "N", default_value_t = TrainParams::default().max_depth)]
     max_depth: usize,
     /// Shrinkage of each tree's values.
@@ -299,8 +299,12 @@ struct TrainOpts {
 
 impl TrainOpts {
     fn params(&self, threads: usize) -> Result<TrainParams> {
-        if self.trees == 0 || self.max_depth == 0 {
-            bail!("--trees and --max-depth must be at least 1");
+        if self.trees == 0 || !(1..=MAX_TREE_DEPTH).contains(&self.max_depth) {
+            bail!(
+                "--trees must be at least 1 and --max-depth from 1 to {MAX_TREE_DEPTH}, not {} and {}",
+                self.trees,
+                self.max_depth
+            );
         }
         if !(self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
             bail!(
@@ -1603,8 +1607,12 @@ fn classify_method(opts: &ClassifyOpts) -> Result<docview::classify::Method> {
             if opts.raw {
                 bail!("--raw chooses the kNN's vectors: it needs --method knn");
             }
-            if opts.trees == 0 || opts.depth == 0 {
-                bail!("--trees and --depth must be at least 1");
+            if opts.trees == 0 || !(1..=MAX_TREE_DEPTH).contains(&opts.depth) {
+                bail!(
+                    "--trees must be at least 1 and --depth from 1 to {MAX_TREE_DEPTH}, not {} and {}",
+                    opts.trees,
+                    opts.depth
+                );
             }
             docview::classify::Method::Trees(docview::classifier::TreeParams {
                 trees: opts.trees,

@@ -43,8 +43,8 @@ pub use keypattern::{
 };
 pub use learned::{Explained, Learned, READ_MIN_PAGES, decide};
 pub use model::{
-    BlockModel, MODEL_FORMAT, MODEL_VERSION, SITE_WIDTH, Stage, TrainParams, joined_rows,
-    model_digest, site_rows,
+    BlockModel, MAX_TREE_DEPTH, MODEL_FORMAT, MODEL_VERSION, SITE_WIDTH, Stage, TrainParams,
+    joined_rows, model_digest, site_rows,
 };
 pub use purified::topic_content_page;
 pub use site_evidence::{PageSignature, RepeatsLearner, SiteRepeats};

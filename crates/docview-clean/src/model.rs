@@ -137,48 +137,53 @@ pub struct Stage {
     flat: FlatTrees,
 }
 
-/// The trees of a booster as flat arrays of small nodes, walked for each row: forust's
-/// `predict` copies the rows column by column and makes a vector per tree, which on a page's
-/// few hundred rows costs more than the walk. A node takes 16 bytes (forust's over 70), the two
-/// children of a split sit side by side, and splits are `f32`, rounded so that every `f32`
-/// row value goes the way forust's `f64` comparison sends it: the scores are the same to the
-/// bit (a test checks it). A leaf leads to itself, so a row walks a tree in as many steps as
-/// the tree is deep, with no branch that depends on the row.
+/// The trees of a booster as flat arrays, walked for each row: forust's `predict` copies the
+/// rows column by column and makes a vector per tree, which on a page's few hundred rows costs
+/// more than the walk. Every tree is laid out complete to the depth of the deepest one, breadth
+/// first, so the children of split `i` are `2i + 1` and `2i + 2` and a walk is `depth` steps
+/// with no child index to load: a split takes 8 bytes (forust's node over 70) and the 150 trees
+/// of a stage of depth 6 fit in 113 kB. A leaf above the full depth heads a subtree of padding
+/// splits that send every row left (a NaN split, missing values left) to copies of its value.
+/// Splits are `f32`, rounded so that every `f32` row value goes the way forust's `f64`
+/// comparison sends it: the scores are the same to the bit (a test checks it).
 #[derive(Debug, Clone, Default)]
 struct FlatTrees {
     base_score: f64,
-    /// Each tree's root in `nodes` and its depth (splits from the root to its deepest leaf).
-    roots: Vec<(u32, u32)>,
-    nodes: Vec<FlatNode>,
+    /// The depth every tree is laid out to (splits from the root to a leaf).
+    depth: u32,
+    /// `2^depth - 1` splits per tree, tree after tree.
+    splits: Vec<FlatSplit>,
+    /// `2^depth` leaves per tree, tree after tree.
+    leaves: Vec<f32>,
 }
+
+/// The deepest trees a model may hold: the scorer lays every tree out complete to the depth of
+/// the deepest, and a tree of depth 12 takes 48 kB.
+pub const MAX_TREE_DEPTH: usize = 12;
 
 #[derive(Debug, Clone, Copy)]
-struct FlatNode {
-    /// The feature split on (0 for a leaf).
-    feature: u16,
-    /// 1 for a split, 0 for a leaf: the step from `left` to the right child.
-    step: u16,
-    /// Rows with a value below it go left ([`split_f32`]); a leaf's value.
+struct FlatSplit {
+    /// Rows with a value below it go left ([`split_f32`]); NaN for padding.
     split: f32,
-    /// The left child (the right child is the next node); a leaf itself.
-    left: u32,
-    /// Where a missing (NaN) value goes; a leaf itself.
-    missing: u32,
+    /// The feature split on.
+    feature: u16,
+    /// 1 when a missing (NaN) value goes right.
+    missing_right: u16,
 }
 
-impl FlatNode {
-    /// The node `row` goes to from this one (a leaf leads to itself). A branch, not a select:
-    /// rows hardly ever miss a value, so it is predicted, and the step does not wait on
-    /// `missing` (0.96 s against 1.00 s of CPU for the 359k rows of wcxb-dev through both
-    /// stages).
+impl FlatSplit {
+    /// The step from split `at` to its child for `row`: `2 * at + 1` (left) or `+ 2` (right).
+    /// A branch on a missing value, not a select: rows hardly ever miss one, so it is
+    /// predicted, and the next split does not wait on the other side.
     #[inline]
-    fn next(&self, row: &[f32]) -> u32 {
+    fn child(&self, at: usize, row: &[f32]) -> usize {
         let v = row[usize::from(self.feature)];
-        if v.is_nan() {
-            self.missing
+        let right = if v.is_nan() {
+            usize::from(self.missing_right)
         } else {
-            self.left + (u32::from(v >= self.split) & u32::from(self.step))
-        }
+            usize::from(v >= self.split)
+        };
+        2 * at + 1 + right
     }
 }
 
@@ -195,74 +200,90 @@ fn split_f32(split: f64) -> f32 {
 
 impl FlatTrees {
     /// The trees of `booster`, which reads rows of `width` features; `None` when a tree splits
-    /// on a feature past the row or names a node it does not have.
+    /// on a feature past the row, names a node it does not have, sends missing values to a
+    /// branch of their own or is deeper than [`MAX_TREE_DEPTH`].
     fn of(booster: &GradientBooster, width: usize) -> Option<FlatTrees> {
         let used = booster
             .prediction_iteration
             .unwrap_or(booster.trees.len())
             .min(booster.trees.len());
-        let mut flat = FlatTrees {
-            base_score: booster.base_score,
-            ..FlatTrees::default()
-        };
+        let trees = &booster.trees[..used];
         if width > usize::from(u16::MAX) {
             return None;
         }
-        for tree in &booster.trees[..used] {
-            let root = flat.nodes.len();
-            let blank = FlatNode {
-                feature: 0,
-                step: 0,
-                split: 0.0,
-                left: 0,
-                missing: 0,
-            };
-            flat.nodes.push(blank);
-            // Lay the tree out again, breadth first, each split's children side by side:
-            // (forust's node number, its place here, its depth).
-            let mut depth = 0u32;
-            let mut queue = std::collections::VecDeque::from([(0usize, root, 0u32)]);
-            while let Some((old, place, d)) = queue.pop_front() {
+        // Each tree's depth, walked from its root (forust's nodes name their children).
+        let mut depth = 0usize;
+        for tree in trees {
+            let mut stack = vec![(0usize, 0usize)];
+            while let Some((old, d)) = stack.pop() {
                 let node = tree.nodes.get(old)?;
-                depth = depth.max(d);
-                if node.is_leaf {
-                    flat.nodes[place] = FlatNode {
-                        split: node.weight_value,
-                        left: place as u32,
-                        missing: place as u32,
-                        ..blank
-                    };
-                    continue;
-                }
-                if node.split_feature >= width || flat.nodes.len() - root > 4 * tree.nodes.len() {
+                if d > MAX_TREE_DEPTH {
                     return None;
                 }
-                let left = flat.nodes.len();
-                flat.nodes.extend([blank, blank]);
-                queue.push_back((node.left_child, left, d + 1));
-                queue.push_back((node.right_child, left + 1, d + 1));
-                let missing = if node.missing_node == node.left_child {
-                    left
-                } else if node.missing_node == node.right_child {
-                    left + 1
-                } else {
-                    // A branch of its own for missing values.
-                    let m = flat.nodes.len();
-                    flat.nodes.push(blank);
-                    queue.push_back((node.missing_node, m, d + 1));
-                    m
-                };
-                flat.nodes[place] = FlatNode {
-                    feature: node.split_feature as u16,
-                    step: 1,
-                    split: split_f32(node.split_value),
-                    left: left as u32,
-                    missing: missing as u32,
-                };
+                depth = depth.max(d);
+                if !node.is_leaf {
+                    stack.push((node.left_child, d + 1));
+                    stack.push((node.right_child, d + 1));
+                }
             }
-            flat.roots.push((root as u32, depth));
+        }
+        let inner = (1usize << depth) - 1;
+        let padding = FlatSplit {
+            split: f32::NAN,
+            feature: 0,
+            missing_right: 0,
+        };
+        let mut flat = FlatTrees {
+            base_score: booster.base_score,
+            depth: depth as u32,
+            splits: Vec::with_capacity(trees.len() * inner),
+            leaves: Vec::with_capacity(trees.len() * (inner + 1)),
+        };
+        for tree in trees {
+            let splits = flat.splits.len();
+            let leaves = flat.leaves.len();
+            flat.splits.resize(splits + inner, padding);
+            flat.leaves.resize(leaves + inner + 1, 0.0);
+            // (forust's node number, its place in the complete tree, its depth).
+            let mut stack = vec![(0usize, 0usize, 0usize)];
+            while let Some((old, place, d)) = stack.pop() {
+                let node = tree.nodes.get(old)?;
+                if node.is_leaf {
+                    // The leaves under `place` at the full depth.
+                    let span = 1usize << (depth - d);
+                    let first = (place + 1) * span - 1 - inner;
+                    flat.leaves[leaves + first..leaves + first + span].fill(node.weight_value);
+                    continue;
+                }
+                let missing_right = if node.missing_node == node.left_child {
+                    0
+                } else if node.missing_node == node.right_child {
+                    1
+                } else {
+                    return None;
+                };
+                if node.split_feature >= width {
+                    return None;
+                }
+                flat.splits[splits + place] = FlatSplit {
+                    split: split_f32(node.split_value),
+                    feature: node.split_feature as u16,
+                    missing_right,
+                };
+                stack.push((node.left_child, 2 * place + 1, d + 1));
+                stack.push((node.right_child, 2 * place + 2, d + 1));
+            }
         }
         Some(flat)
+    }
+
+    /// The splits and leaves of each tree, in tree order.
+    fn trees(&self) -> impl Iterator<Item = (&[FlatSplit], &[f32])> {
+        let inner = (1usize << self.depth) - 1;
+        let leaves = self.leaves.chunks_exact(inner + 1);
+        leaves
+            .enumerate()
+            .map(move |(t, leaves)| (&self.splits[t * inner..(t + 1) * inner], leaves))
     }
 
     /// The logit of each row (row after row, `width` values each): [`LANES`] rows at a time
@@ -301,50 +322,53 @@ impl FlatTrees {
     /// `block`, tree after tree. Rows and places are fixed arrays, so the walk is unrolled
     /// with the rows' places in registers (a loop over the rows' chunks compiled in one
     /// code-generation unit ran 1.4x as long), and the rows stay in the first-level cache for
-    /// all the trees. A step is a branch on a missing value, not a select: rows hardly ever
-    /// miss one, so it is predicted, and the next node does not wait on the comparison's
-    /// alternative (`!(v < split)` without the branch ran 1.2x as long).
+    /// all the trees.
     fn walk_block(&self, block: &[f32], width: usize, sums: &mut [f64]) {
         let lanes: [&[f32]; LANES] = std::array::from_fn(|l| &block[l * width..(l + 1) * width]);
+        let inner = (1usize << self.depth) - 1;
         let mut block_sums = [0.0; LANES];
         block_sums.copy_from_slice(sums);
-        for &(root, depth) in &self.roots {
-            let mut at = [root; LANES];
-            for _ in 0..depth {
+        for (splits, leaves) in self.trees() {
+            let mut at = [0usize; LANES];
+            for _ in 0..self.depth {
                 for l in 0..LANES {
-                    at[l] = self.nodes[at[l] as usize].next(lanes[l]);
+                    at[l] = splits[at[l]].child(at[l], lanes[l]);
                 }
             }
             for l in 0..LANES {
-                block_sums[l] += f64::from(self.nodes[at[l] as usize].split);
+                block_sums[l] += f64::from(leaves[at[l] - inner]);
             }
         }
         sums.copy_from_slice(&block_sums);
     }
 
     /// The logit of a single row (a page to classify), walking [`LANES`] trees side by side
-    /// instead of rows: one row alone would wait on every node of every tree in turn. The
+    /// instead of rows: one row alone would wait on every split of every tree in turn. The
     /// leaves are added in tree order, so the sum is the one [`FlatTrees::logits`] makes.
     fn logit_of_one(&self, row: &[f32]) -> f64 {
+        let inner = (1usize << self.depth) - 1;
         let mut sum = self.base_score;
-        for trees in self.roots.chunks(LANES) {
-            let mut at = [0u32; LANES];
-            let mut deepest = 0;
-            for (i, &(root, depth)) in at.iter_mut().zip(trees) {
-                *i = root;
-                deepest = deepest.max(depth);
+        let mut trees = self.trees();
+        loop {
+            let mut group: [(&[FlatSplit], &[f32]); LANES] = [(&[], &[]); LANES];
+            let mut k = 0;
+            for (slot, tree) in group.iter_mut().zip(&mut trees) {
+                *slot = tree;
+                k += 1;
             }
-            // A leaf leads to itself: the shallower trees wait at their leaves.
-            for _ in 0..deepest {
-                for i in &mut at[..trees.len()] {
-                    *i = self.nodes[*i as usize].next(row);
+            if k == 0 {
+                return sum;
+            }
+            let mut at = [0usize; LANES];
+            for _ in 0..self.depth {
+                for (i, (splits, _)) in at.iter_mut().zip(&group[..k]) {
+                    *i = splits[*i].child(*i, row);
                 }
             }
-            for &i in &at[..trees.len()] {
-                sum += f64::from(self.nodes[i as usize].split);
+            for (&i, (_, leaves)) in at.iter().zip(&group[..k]) {
+                sum += f64::from(leaves[i - inner]);
             }
         }
-        sum
     }
 }
 
@@ -397,8 +421,11 @@ impl Stage {
         // The threads of training are not part of the model: the same rows give the same
         // bytes on any machine.
         let booster = booster.set_parallel(false).set_num_threads(None);
-        let flat = FlatTrees::of(&booster, width)
-            .ok_or_else(|| bad("forust grew a tree that cannot be walked".into()))?;
+        let flat = FlatTrees::of(&booster, width).ok_or_else(|| {
+            bad(format!(
+                "forust grew a tree deeper than {MAX_TREE_DEPTH} or one that cannot be walked"
+            ))
+        })?;
         Ok(Stage {
             width,
             booster,
@@ -416,7 +443,10 @@ impl Stage {
     pub fn prepare(&mut self) -> std::result::Result<(), String> {
         let width = self.width;
         self.flat = FlatTrees::of(&self.booster, width).ok_or_else(|| {
-            format!("has a tree that splits on a feature past {width} or names a node it lacks")
+            format!(
+                "has a tree that splits on a feature past {width}, names a node it lacks, \
+                 sends missing values to a branch of their own or is deeper than {MAX_TREE_DEPTH}"
+            )
         })?;
         Ok(())
     }
@@ -878,6 +908,19 @@ mod tests {
             back.stage2.scores(&rows),
             model.stage2.scores_by_forust(&rows)
         );
+    }
+
+    #[test]
+    fn trees_too_deep_or_cyclic_are_refused() {
+        let mut model = tiny_model(3);
+        let width = model.stage1.width;
+        let booster = &mut model.stage1.booster;
+        assert!(FlatTrees::of(booster, width).is_some());
+        // A split whose left child is the root: a tree without end, deeper than any limit.
+        let tree = &mut booster.trees[0];
+        let split = tree.nodes.iter().position(|n| !n.is_leaf).expect("a split");
+        tree.nodes[split].left_child = 0;
+        assert!(FlatTrees::of(booster, width).is_none());
     }
 
     #[test]

@@ -86,22 +86,74 @@ pub fn read_page_bytes(path: &Path) -> Result<Vec<u8>> {
         read_page_from(io::stdin().lock(), path)
     } else {
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        read_page_from(file, path)
+        let hint = SizeHint::of(&file);
+        read_limited(file, path, MAX_PAGE_BYTES, hint)
     }
 }
 
 /// Like [`read_page_bytes`], from any reader; `name` is only used in errors.
 pub fn read_page_from(reader: impl Read, name: &Path) -> Result<Vec<u8>> {
-    read_limited(reader, name, MAX_PAGE_BYTES)
+    read_limited(reader, name, MAX_PAGE_BYTES, SizeHint::default())
+}
+
+/// What a file says of the size of its content before it is read, so the buffer is allocated
+/// once at about the right size instead of doubled from empty (each doubling a copy and fresh
+/// pages to fault in).
+#[derive(Debug, Clone, Copy, Default)]
+struct SizeHint {
+    /// The file's length.
+    len: u64,
+    /// The last four bytes of the file: for gzip, the length of its last member's content
+    /// modulo 2^32 (ISIZE).
+    trailer: Option<u32>,
+}
+
+/// Deflate stores at most about 1,032 bytes of content in one byte: an ISIZE above that is
+/// not believed.
+const MAX_DEFLATE_RATIO: u64 = 1_032;
+
+impl SizeHint {
+    fn of(file: &File) -> SizeHint {
+        let len = file.metadata().map_or(0, |m| m.len());
+        let mut hint = SizeHint { len, trailer: None };
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileExt;
+            let mut trailer = [0u8; 4];
+            // The smallest gzip member is 20 bytes.
+            if len >= 20 && file.read_exact_at(&mut trailer, len - 4).is_ok() {
+                hint.trailer = Some(u32::from_le_bytes(trailer));
+            }
+        }
+        hint
+    }
+
+    /// The bytes to reserve for content read to at most `limit`, gzip or not.
+    fn capacity(self, gzip: bool, limit: usize) -> usize {
+        let guess = if gzip {
+            self.trailer.map_or(0, |n| {
+                u64::from(n).min(self.len.saturating_mul(MAX_DEFLATE_RATIO))
+            })
+        } else {
+            self.len
+        };
+        usize::try_from(guess).map_or(limit, |g| g.min(limit))
+    }
 }
 
 /// Reads at most `limit` bytes of content, decompressing gzip.
-fn read_limited(mut reader: impl Read, name: &Path, limit: usize) -> Result<Vec<u8>> {
+fn read_limited(
+    mut reader: impl Read,
+    name: &Path,
+    limit: usize,
+    hint: SizeHint,
+) -> Result<Vec<u8>> {
     let (head, len) = read_head(&mut reader).map_err(|e| Error::io(name, e))?;
     let whole = Cursor::new(head).take(len as u64).chain(reader);
     if len == GZIP_MAGIC.len() && head == GZIP_MAGIC {
-        let bytes =
-            read_capped(MultiGzDecoder::new(whole), limit).map_err(|e| gzip_error(name, e))?;
+        let capacity = hint.capacity(true, limit);
+        let bytes = read_capped(MultiGzDecoder::new(whole), limit, capacity)
+            .map_err(|e| gzip_error(name, e))?;
         if bytes.len() == limit && decode::looks_binary(&bytes) {
             // Say what stopped it: the cap, not the binary data a bomb decompresses to.
             return Err(Error::bad_input(
@@ -114,7 +166,7 @@ fn read_limited(mut reader: impl Read, name: &Path, limit: usize) -> Result<Vec<
         }
         Ok(bytes)
     } else {
-        read_capped(whole, limit).map_err(|e| Error::io(name, e))
+        read_capped(whole, limit, hint.capacity(false, limit)).map_err(|e| Error::io(name, e))
     }
 }
 
@@ -141,8 +193,9 @@ pub(crate) fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize>
 }
 
 /// Reads at most `limit` bytes from `reader`.
-fn read_capped(reader: impl Read, limit: usize) -> io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
+fn read_capped(reader: impl Read, limit: usize, capacity: usize) -> io::Result<Vec<u8>> {
+    // One byte past the content, so the read that finds its end needs no second allocation.
+    let mut bytes = Vec::with_capacity(capacity.saturating_add(1).min(limit));
     reader.take(limit as u64).read_to_end(&mut bytes)?;
     Ok(bytes)
 }
@@ -205,6 +258,47 @@ mod tests {
     }
 
     #[test]
+    fn the_size_hint_sizes_the_buffer_once_and_is_only_a_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = sample_page();
+        // gzip: the trailer gives the content's length, allocated once.
+        let gz = dir.path().join("page.gz");
+        std::fs::write(&gz, gzip(&page)).unwrap();
+        let hint = SizeHint::of(&File::open(&gz).unwrap());
+        assert_eq!(hint.capacity(true, MAX_PAGE_BYTES), page.len());
+        assert_eq!(read_page_bytes(&gz).unwrap().capacity(), page.len() + 1);
+        // Plain: the file's length; and never past the cap.
+        let plain = dir.path().join("page.html");
+        std::fs::write(&plain, &page).unwrap();
+        let hint = SizeHint::of(&File::open(&plain).unwrap());
+        assert_eq!(hint.capacity(false, MAX_PAGE_BYTES), page.len());
+        assert_eq!(hint.capacity(false, 10), 10);
+        // Two members: the trailer tells only the last one's length; all is still read.
+        let mut two = gzip(&page);
+        two.extend_from_slice(&gzip(b"<p>two</p>"));
+        let both = dir.path().join("two.gz");
+        std::fs::write(&both, &two).unwrap();
+        let mut want = page.clone();
+        want.extend_from_slice(b"<p>two</p>");
+        assert_eq!(read_page_bytes(&both).unwrap(), want);
+        // A trailer that lies (4 GiB from 40 bytes) is not believed past the deflate ratio.
+        let mut liar = gzip(b"<p>x</p>");
+        let n = liar.len();
+        liar[n - 4..].copy_from_slice(&u32::MAX.to_le_bytes());
+        let hint = SizeHint {
+            len: liar.len() as u64,
+            trailer: Some(u32::MAX),
+        };
+        assert_eq!(hint.capacity(true, MAX_PAGE_BYTES), liar.len() * 1_032);
+        let lying = dir.path().join("liar.gz");
+        std::fs::write(&lying, &liar).unwrap();
+        assert!(matches!(
+            read_page_bytes(&lying),
+            Err(Error::BadInput { .. })
+        ));
+    }
+
+    #[test]
     fn concatenated_gzip_members_are_all_read() {
         let mut two = gzip(b"<p>one</p>");
         two.extend_from_slice(&gzip(b"<p>two</p>"));
@@ -264,23 +358,40 @@ mod tests {
         // error names the cap, not the binary data.
         let gz = gzip(&vec![0u8; 8 << 20]);
         assert!(gz.len() < 64 << 10);
-        let err = read_limited(Cursor::new(gz), Path::new("bomb.gz"), 1 << 20)
-            .unwrap_err()
-            .to_string();
+        let err = read_limited(
+            Cursor::new(gz),
+            Path::new("bomb.gz"),
+            1 << 20,
+            SizeHint::default(),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
             err.contains("bomb.gz") && err.contains("1 MiB read cap"),
             "{err}"
         );
         // A big page that is text is cut at the cap, not refused.
         let page = gzip("<p>tide</p>".repeat(200 << 10).as_bytes());
-        let read = read_limited(Cursor::new(page), Path::new("big.gz"), 1 << 20).unwrap();
+        let read = read_limited(
+            Cursor::new(page),
+            Path::new("big.gz"),
+            1 << 20,
+            SizeHint::default(),
+        )
+        .unwrap();
         assert_eq!(read.len(), 1 << 20);
     }
 
     #[test]
     fn plain_input_is_capped_too() {
         let page = sample_page();
-        let read = read_limited(Cursor::new(page.clone()), Path::new("p"), 100).unwrap();
+        let read = read_limited(
+            Cursor::new(page.clone()),
+            Path::new("p"),
+            100,
+            SizeHint::default(),
+        )
+        .unwrap();
         assert_eq!(read, page[..100]);
     }
 

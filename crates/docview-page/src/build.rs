@@ -311,10 +311,7 @@ impl Builder {
     /// Keeps the longest JSON-LD `articleBody` of a `<script type="application/ld+json">` and
     /// counts its schema.org types.
     fn read_script(&mut self, dom: &Dom, node: NodeIx, el: &Element) {
-        let is_json_ld = el
-            .attr(&local_name!("type"))
-            .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json"));
-        if !is_json_ld {
+        if !el.is_json_ld() {
             return;
         }
         let Ok(value) = serde_json::from_str::<serde_json::Value>(dom.child_text(node).trim())

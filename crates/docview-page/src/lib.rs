@@ -17,6 +17,7 @@ mod dom;
 mod hint;
 mod markup;
 mod nesting;
+mod raw_text;
 mod render;
 mod signals;
 

@@ -9,6 +9,8 @@
 
 use std::borrow::Cow;
 
+use crate::raw_text::{rawtext_end, script_data_end};
+
 /// Elements may nest this deep before the parser sees them; deeper ones are unwrapped.
 pub const MAX_PARSE_DEPTH: usize = 1000;
 
@@ -216,22 +218,16 @@ fn tag_end(bytes: &[u8], from: usize) -> usize {
     bytes.len()
 }
 
-/// Where the raw text of element `name` that starts at `from` ends: at its end tag.
+/// Where the raw text of element `name` that starts at `from` ends: at its end tag, found by
+/// the standard's script-data or RAWTEXT/RCDATA states as the parser's front finds it
+/// ([`crate::raw_text`]).
 fn raw_text_end(html: &str, from: usize, name: &str) -> usize {
-    let hay = &html.as_bytes()[from..];
-    let mut k = 0;
-    while let Some(off) = find_lt(&hay[k..]) {
-        let at = k + off;
-        let tail = &hay[at..];
-        if tail.len() > name.len() + 1
-            && tail[1] == b'/'
-            && tail[2..2 + name.len()].eq_ignore_ascii_case(name.as_bytes())
-        {
-            return from + at;
-        }
-        k = at + 1;
+    let text = &html.as_bytes()[from..];
+    from + if name.eq_ignore_ascii_case("script") {
+        script_data_end(text)
+    } else {
+        rawtext_end(text, name.as_bytes())
     }
-    html.len()
 }
 
 /// The deepest nesting of counted elements in `html`, by the tag scan.

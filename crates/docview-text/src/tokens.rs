@@ -34,23 +34,39 @@ fn is_mark(c: char) -> bool {
     matches!(c as u32, 0x0300..=0x036F | 0x0900..=0x0DFF | 0x1AB0..=0x1AFF | 0x20D0..=0x20FF)
 }
 
-/// Calls `f` with each token of `text` as a byte range, in order.
+/// Calls `f` with each token of `text` as a byte range, in order. ASCII bytes are classified
+/// as bytes; only the other characters are decoded and checked for CJK.
 #[inline]
 pub fn for_each_token_span(text: &str, mut f: impl FnMut(usize, usize)) {
+    let bytes = text.as_bytes();
     let mut start: Option<usize> = None;
-    for (i, c) in text.char_indices() {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            if b.is_ascii_alphanumeric() || b == b'_' {
+                start.get_or_insert(i);
+            } else if let Some(s) = start.take() {
+                f(s, i);
+            }
+            i += 1;
+            continue;
+        }
+        // `i` is at a character's first byte: the loop steps over whole characters.
+        let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
+            break;
+        };
+        let next = i + c.len_utf8();
         if is_cjk(c) {
             if let Some(s) = start.take() {
                 f(s, i);
             }
-            f(i, i + c.len_utf8());
+            f(i, next);
         } else if is_word_char(c) {
-            if start.is_none() {
-                start = Some(i);
-            }
+            start.get_or_insert(i);
         } else if let Some(s) = start.take() {
             f(s, i);
         }
+        i = next;
     }
     if let Some(s) = start {
         f(s, text.len());
@@ -127,6 +143,54 @@ pub fn tokens(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`for_each_token_span`] character by character, as it was first written: what the
+    /// byte-wise ASCII path must agree with.
+    fn spans_by_chars(text: &str) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut start: Option<usize> = None;
+        for (i, c) in text.char_indices() {
+            if is_cjk(c) {
+                if let Some(s) = start.take() {
+                    out.push((s, i));
+                }
+                out.push((i, i + c.len_utf8()));
+            } else if is_word_char(c) {
+                start.get_or_insert(i);
+            } else if let Some(s) = start.take() {
+                out.push((s, i));
+            }
+        }
+        if let Some(s) = start {
+            out.push((s, text.len()));
+        }
+        out
+    }
+
+    #[test]
+    fn byte_wise_spans_match_the_character_walk() {
+        const PIECES: &[&str] = &[
+            "a", "Z", "9", "_", " ", "-", ".", "\n", "é", "ß", "\u{301}", "中", "文", "カ", "한",
+            "𠀀", "—", "\u{a0}", "Ж", "٣", "\u{200b}", "x_1", "!!",
+        ];
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..5_000 {
+            let len = state % 16;
+            let mut text = String::new();
+            for _ in 0..len {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                text.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut got = Vec::new();
+            for_each_token_span(&text, |s, e| got.push((s, e)));
+            assert_eq!(got, spans_by_chars(&text), "{text:?}");
+        }
+    }
 
     #[test]
     fn lower_tokens_are_lowercased_once_and_in_order() {
