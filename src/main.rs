@@ -498,7 +498,9 @@ struct IngestArgs {
     /// Leave the classification codes empty (no classifier).
     #[arg(long)]
     no_classifier: bool,
-    /// Worker threads (0: one per core).
+    /// Worker threads that clean and integrate pages (0: one per core). Beside them the input
+    /// reader, the writer of records (which writes one batch while the workers process the
+    /// next) and tantivy's indexing threads run; the output does not depend on it.
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
     /// λ: keywords per DocView, the heaviest features of the topic content.

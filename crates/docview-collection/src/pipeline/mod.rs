@@ -12,7 +12,8 @@
 //! parsing only the sampled pages); pages are then cleaned once, with their site's model. The
 //! classifier of the classification code is loaded first of all. No pass
 //! holds the collection: a reader thread hands out batches of pages, the workers process one
-//! batch while the next is read. Output order is the input order whatever the thread count. Commits
+//! batch while the next is read and the calling thread writes out the one before
+//! (`pipeline_batches`). Output order is the input order whatever the thread count. Commits
 //! every `commit_every` pages make the outputs durable together (see [`state`]); a run stopped
 //! at any point resumes from its last commit.
 
@@ -454,6 +455,38 @@ where
     })
 }
 
+/// Runs each batch of `events` through three steps: `prepare` on this thread, `work` in `pool`
+/// (where it may go parallel), and `finish` back on this thread, one batch behind: the `finish`
+/// of a batch (its sequential writing and counting) runs while the pool works on the next one,
+/// so the workers do not stand idle through it. Batches reach `finish` in input order; at most
+/// one batch's results wait for it.
+fn pipeline_batches<P: Send, I, B: Send, W: Send>(
+    events: impl FnOnce() -> I + Send,
+    bytes_of: impl Fn(&P) -> usize + Send,
+    pool: &rayon::ThreadPool,
+    mut prepare: impl FnMut(Batch<P>) -> B,
+    work: impl Fn(B) -> W + Sync,
+    mut finish: impl FnMut(W) -> Result<()>,
+) -> Result<()>
+where
+    I: Iterator<Item = Result<(Event<P>, u64)>>,
+{
+    let mut pending: Option<W> = None;
+    stream_batches(events, bytes_of, |batch| {
+        let prepared = prepare(batch);
+        let mut done = None;
+        let finished = pool.in_place_scope(|scope| {
+            let (slot, work) = (&mut done, &work);
+            scope.spawn(move |_| *slot = Some(work(prepared)));
+            pending.take().map_or(Ok(()), &mut finish)
+        });
+        finished?;
+        pending = done;
+        Ok(())
+    })?;
+    pending.map_or(Ok(()), finish)
+}
+
 /// The cleaner of a run and, for a site-aware cleaner, its site models.
 #[derive(Clone, Copy)]
 pub struct Cleaning<'a> {
@@ -480,46 +513,46 @@ pub fn build_stats(
     let analyzer = Analyzer::new();
     let mut builder = StatsBuilder::new();
     let mut counters = Counters::default();
-    stream_batches(
+    pipeline_batches(
         move || input_events(inputs, 0),
         |p: &RawPage| p.bytes.len(),
-        |batch| {
-            let pages: Vec<&RawPage> = batch
+        pool,
+        |batch| batch,
+        |batch: Batch<RawPage>| {
+            let cleaned: Vec<(std::result::Result<_, Unreadable>, Option<PageFeatures>)> = batch
                 .events
-                .iter()
+                .par_iter()
                 .filter_map(|e| match e {
                     Event::Page(p) => Some(p),
-                    Event::Skipped { label, .. } => {
-                        counters.skip(label.clone());
-                        None
-                    }
-                    Event::Malformed { .. } => {
-                        counters.skip(MALFORMED);
-                        None
-                    }
+                    _ => None,
+                })
+                .map(|p| {
+                    let topic = clean_page(
+                        p,
+                        cleaning.cleaner,
+                        cleaning.sites.model_of(&p.url),
+                        &limits,
+                    );
+                    let features = topic
+                        .as_ref()
+                        .ok()
+                        .map(|t| page_features(&p.url, t, &analyzer));
+                    (topic, features)
                 })
                 .collect();
-            counters.pages_read += pages.len() as u64;
-            counters.html_bytes += pages.iter().map(|p| p.bytes.len() as u64).sum::<u64>();
-            let cleaned: Vec<(std::result::Result<_, Unreadable>, Option<PageFeatures>)> = pool
-                .install(|| {
-                    pages
-                        .par_iter()
-                        .map(|p| {
-                            let topic = clean_page(
-                                p,
-                                cleaning.cleaner,
-                                cleaning.sites.model_of(&p.url),
-                                &limits,
-                            );
-                            let features = topic
-                                .as_ref()
-                                .ok()
-                                .map(|t| page_features(&p.url, t, &analyzer));
-                            (topic, features)
-                        })
-                        .collect()
-                });
+            (batch, cleaned)
+        },
+        |(batch, cleaned)| {
+            for event in &batch.events {
+                match event {
+                    Event::Page(p) => {
+                        counters.pages_read += 1;
+                        counters.html_bytes += p.bytes.len() as u64;
+                    }
+                    Event::Skipped { label, .. } => counters.skip(label.clone()),
+                    Event::Malformed { .. } => counters.skip(MALFORMED),
+                }
+            }
             let mut cleaned = cleaned.into_iter();
             for event in batch.events {
                 let event = event.map(|raw| {
@@ -725,6 +758,32 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     Ok(summary)
 }
 
+/// A batch of the second pass, its pages numbered: what the workers of [`run_ingest`] take.
+struct NumberedBatch {
+    /// Per event in input order: `None` for a page, else the line of a record passed over.
+    order: Vec<Option<SkippedLine>>,
+    /// The pages and their sequence numbers.
+    pages: Vec<(u64, PageWork)>,
+    /// Events in the batch.
+    events: u64,
+    /// How far into the inputs the batch reaches.
+    input_bytes: u64,
+}
+
+/// A batch of the second pass, its pages processed: what [`run_ingest`] hands to the sink.
+struct ProcessedBatch {
+    /// As [`NumberedBatch::order`].
+    order: Vec<Option<SkippedLine>>,
+    /// Each page's outcome, in order.
+    results: Vec<std::result::Result<Processed, Unreadable>>,
+    /// Pages in the batch.
+    pages: u64,
+    /// Events in the batch.
+    events: u64,
+    /// How far into the inputs the batch reaches.
+    input_bytes: u64,
+}
+
 /// The second pass, from the state's last commit to the end of the inputs.
 fn run_ingest(
     options: &IngestOptions,
@@ -767,13 +826,15 @@ fn run_ingest(
     let mut since_commit = 0u64;
     progress.start(Phase::Ingest, input_bytes);
     let skip = state.events_done;
-    let each = |batch: Batch<PageWork>| -> Result<()> {
-        let events_in_batch = batch.events.len() as u64;
+    let mut next_seq_done = state.next_seq;
+    let mut malformed = counters.skipped.get(MALFORMED).copied().unwrap_or(0);
+    // Numbers the pages of a batch, in input order; notes its first malformed records.
+    let prepare = |batch: Batch<PageWork>| -> NumberedBatch {
+        let events = batch.events.len() as u64;
         // Each event's outcome goes out in input order: a skipped record's line between the
         // pages around it, whatever the batch size.
         let mut order: Vec<Option<SkippedLine>> = Vec::with_capacity(batch.events.len());
-        let mut numbered: Vec<(u64, PageWork)> = Vec::new();
-        let mut malformed = counters.skipped.get(MALFORMED).copied().unwrap_or(0);
+        let mut pages: Vec<(u64, PageWork)> = Vec::new();
         for event in batch.events {
             if let Event::Malformed { origin, message } = &event {
                 if malformed < MALFORMED_NOTES {
@@ -783,31 +844,51 @@ fn run_ingest(
             }
             match event.into_page() {
                 Ok(page) => {
-                    numbered.push((next_seq, page));
+                    pages.push((next_seq, page));
                     next_seq += 1;
                     order.push(None);
                 }
                 Err(line) => order.push(Some(line)),
             }
         }
-        counters.pages_read += numbered.len() as u64;
-        since_commit += numbered.len() as u64;
-        let results: Vec<_> = pool.install(|| {
-            numbered
-                .into_par_iter()
-                .map(|(seq, page)| match page {
-                    PageWork::Raw(raw) => process_page(raw, seq, &worker),
-                    PageWork::Cleaned(c) => {
-                        let c = *c;
-                        c.topic.map(|topic| {
-                            integrate_page(seq, c.origin, &c.url, c.html_bytes, topic, &worker)
-                        })
-                    }
-                })
-                .collect()
-        });
-        let mut results = results.into_iter();
-        for skipped in order {
+        NumberedBatch {
+            order,
+            pages,
+            events,
+            input_bytes: batch.input_bytes,
+        }
+    };
+    // Cleans (unless the first pass did) and integrates the pages of a batch, in parallel.
+    let work = |batch: NumberedBatch| -> ProcessedBatch {
+        let pages = batch.pages.len() as u64;
+        let results = batch
+            .pages
+            .into_par_iter()
+            .map(|(seq, page)| match page {
+                PageWork::Raw(raw) => process_page(raw, seq, &worker),
+                PageWork::Cleaned(c) => {
+                    let c = *c;
+                    c.topic.map(|topic| {
+                        integrate_page(seq, c.origin, &c.url, c.html_bytes, topic, &worker)
+                    })
+                }
+            })
+            .collect();
+        ProcessedBatch {
+            order: batch.order,
+            results,
+            pages,
+            events: batch.events,
+            input_bytes: batch.input_bytes,
+        }
+    };
+    // Hands a batch's outcomes to the sink in input order, and commits every so often.
+    let finish = |batch: ProcessedBatch| -> Result<()> {
+        counters.pages_read += batch.pages;
+        since_commit += batch.pages;
+        next_seq_done += batch.pages;
+        let mut results = batch.results.into_iter();
+        for skipped in batch.order {
             let result = match skipped {
                 Some(line) => {
                     sink.skip(&line, &mut counters)?;
@@ -828,11 +909,11 @@ fn run_ingest(
                 None => {}
             }
         }
-        events_done += events_in_batch;
+        events_done += batch.events;
         if since_commit >= options.commit_every {
             since_commit = 0;
             state.events_done = events_done;
-            state.next_seq = next_seq;
+            state.next_seq = next_seq_done;
             state.counters = counters.clone();
             state.elapsed_secs = base_secs + session.elapsed().as_secs_f64();
             sink.commit(state, &state_path)?;
@@ -843,7 +924,7 @@ fn run_ingest(
     if out.join(SPILL_FILE).exists() {
         // The pages the first pass cleaned.
         let events = read_spill(out, skip)?;
-        stream_batches(
+        pipeline_batches(
             move || {
                 events.map(|item| {
                     item.map(|(event, bytes)| {
@@ -852,20 +933,26 @@ fn run_ingest(
                 })
             },
             PageWork::bytes,
-            each,
+            pool,
+            prepare,
+            work,
+            finish,
         )?;
     } else {
         let inputs = Inputs::open(&options.inputs)?;
-        stream_batches(
+        pipeline_batches(
             move || {
                 input_events(inputs, skip).map(|item| item.map(|(e, b)| (e.map(PageWork::Raw), b)))
             },
             PageWork::bytes,
-            each,
+            pool,
+            prepare,
+            work,
+            finish,
         )?;
     }
     state.events_done = events_done;
-    state.next_seq = next_seq;
+    state.next_seq = next_seq_done;
     state.counters = counters;
     state.elapsed_secs = base_secs + session.elapsed().as_secs_f64();
     sink.commit(state, &state_path)?;
@@ -995,6 +1082,63 @@ fn prepare_out_dir(out: &Path, overwrite: bool) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Events of `n` pages (each page its number), one input byte each.
+    fn numbers(n: u64) -> impl Iterator<Item = Result<(Event<u64>, u64)>> {
+        (0..n).map(|i| Ok((Event::Page(i), i + 1)))
+    }
+
+    #[test]
+    fn pipelined_batches_finish_in_input_order_one_behind() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .expect("pool");
+        let (mut prepared, mut finished) = (Vec::new(), Vec::new());
+        // Each batch's work squares its pages; finish sees them in order, once each.
+        pipeline_batches(
+            || numbers(1000),
+            |_| 1,
+            &pool,
+            |batch: Batch<u64>| {
+                prepared.push(batch.events.len());
+                batch
+            },
+            |batch: Batch<u64>| -> Vec<u64> {
+                batch
+                    .events
+                    .par_iter()
+                    .map(|e| match e {
+                        Event::Page(i) => i * i,
+                        _ => u64::MAX,
+                    })
+                    .collect()
+            },
+            |squares| {
+                finished.extend(squares);
+                Ok(())
+            },
+        )
+        .expect("no error");
+        assert_eq!(finished, (0..1000u64).map(|i| i * i).collect::<Vec<_>>());
+        assert_eq!(prepared.iter().sum::<usize>(), 1000);
+        assert!(prepared.len() > 1, "more than one batch: {prepared:?}");
+        // An error from finish stops the run and is returned.
+        let mut calls = 0;
+        let err = pipeline_batches(
+            || numbers(1000),
+            |_| 1,
+            &pool,
+            |batch: Batch<u64>| batch,
+            |batch: Batch<u64>| batch.events.len(),
+            |_| {
+                calls += 1;
+                Err(Error::bad_input("x", "stop"))
+            },
+        );
+        assert!(err.is_err());
+        assert_eq!(calls, 1);
+    }
 
     #[test]
     fn every_setting_is_checked_in_the_library() {
