@@ -277,13 +277,23 @@ impl FlatTrees {
         Some(flat)
     }
 
-    /// The splits and leaves of each tree, in tree order.
-    fn trees(&self) -> impl Iterator<Item = (&[FlatSplit], &[f32])> {
-        let inner = (1usize << self.depth) - 1;
-        let leaves = self.leaves.chunks_exact(inner + 1);
-        leaves
-            .enumerate()
-            .map(move |(t, leaves)| (&self.splits[t * inner..(t + 1) * inner], leaves))
+    /// Splits per tree, `2^depth - 1`; a tree has one leaf more.
+    fn inner(&self) -> usize {
+        (1usize << self.depth) - 1
+    }
+
+    /// Trees held.
+    fn len(&self) -> usize {
+        self.leaves.len() / (self.inner() + 1)
+    }
+
+    /// The splits and leaves of tree `t`.
+    fn tree(&self, t: usize) -> (&[FlatSplit], &[f32]) {
+        let inner = self.inner();
+        (
+            &self.splits[t * inner..(t + 1) * inner],
+            &self.leaves[t * (inner + 1)..(t + 1) * (inner + 1)],
+        )
     }
 
     /// The logit of each row (row after row, `width` values each): [`LANES`] rows at a time
@@ -325,10 +335,10 @@ impl FlatTrees {
     /// all the trees.
     fn walk_block(&self, block: &[f32], width: usize, sums: &mut [f64]) {
         let lanes: [&[f32]; LANES] = std::array::from_fn(|l| &block[l * width..(l + 1) * width]);
-        let inner = (1usize << self.depth) - 1;
+        let inner = self.inner();
         let mut block_sums = [0.0; LANES];
         block_sums.copy_from_slice(sums);
-        for (splits, leaves) in self.trees() {
+        for (splits, leaves) in (0..self.len()).map(|t| self.tree(t)) {
             let mut at = [0usize; LANES];
             for _ in 0..self.depth {
                 for l in 0..LANES {
@@ -346,29 +356,21 @@ impl FlatTrees {
     /// instead of rows: one row alone would wait on every split of every tree in turn. The
     /// leaves are added in tree order, so the sum is the one [`FlatTrees::logits`] makes.
     fn logit_of_one(&self, row: &[f32]) -> f64 {
-        let inner = (1usize << self.depth) - 1;
+        let inner = self.inner();
         let mut sum = self.base_score;
-        let mut trees = self.trees();
-        loop {
-            let mut group: [(&[FlatSplit], &[f32]); LANES] = [(&[], &[]); LANES];
-            let mut k = 0;
-            for (slot, tree) in group.iter_mut().zip(&mut trees) {
-                *slot = tree;
-                k += 1;
-            }
-            if k == 0 {
-                return sum;
-            }
+        for first in (0..self.len()).step_by(LANES) {
+            let group = first..(first + LANES).min(self.len());
             let mut at = [0usize; LANES];
             for _ in 0..self.depth {
-                for (i, (splits, _)) in at.iter_mut().zip(&group[..k]) {
-                    *i = splits[*i].child(*i, row);
+                for (i, t) in at.iter_mut().zip(group.clone()) {
+                    *i = self.tree(t).0[*i].child(*i, row);
                 }
             }
-            for (&i, (_, leaves)) in at.iter().zip(&group[..k]) {
-                sum += f64::from(leaves[i - inner]);
+            for (&i, t) in at.iter().zip(group) {
+                sum += f64::from(self.tree(t).1[i - inner]);
             }
         }
+        sum
     }
 }
 

@@ -56,11 +56,17 @@ impl Element {
 
     /// The value of the attribute `name` (of no namespace), if the element has it.
     pub(crate) fn attr(&self, name: &LocalName) -> Option<&str> {
-        self.attrs
-            .iter()
-            .find(|a| a.name.local == *name && a.name.ns == ns!() && a.name.prefix.is_none())
-            .map(|a| &*a.value)
+        attr_value(&self.attrs, name)
     }
+}
+
+/// The value of the attribute `name` (of no namespace) among `attrs`, an element's or a start
+/// tag's.
+pub(crate) fn attr_value<'a>(attrs: &'a [Attribute], name: &LocalName) -> Option<&'a str> {
+    attrs
+        .iter()
+        .find(|a| a.name.local == *name && a.name.ns == ns!() && a.name.prefix.is_none())
+        .map(|a| &*a.value)
 }
 
 /// What a node is.

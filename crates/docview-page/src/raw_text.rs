@@ -20,17 +20,15 @@ use std::cell::Cell;
 use html5ever::buffer_queue::BufferQueue;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{StartTag, TagToken, Token, TokenSink, TokenSinkResult};
-use html5ever::{Attribute, local_name, ns};
+use html5ever::{Attribute, local_name};
+
+use crate::dom::attr_value;
 
 /// True when `attrs` (an element's) make it a `<script type="application/ld+json">`, the one
 /// script whose text docview reads.
 pub(crate) fn is_json_ld(attrs: &[Attribute]) -> bool {
-    attrs
-        .iter()
-        .find(|a| {
-            a.name.local == local_name!("type") && a.name.ns == ns!() && a.name.prefix.is_none()
-        })
-        .is_some_and(|a| a.value.eq_ignore_ascii_case("application/ld+json"))
+    attr_value(attrs, &local_name!("type"))
+        .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json"))
 }
 
 /// Raw text to pass over, once the tokenizer stopped before it.
@@ -294,7 +292,7 @@ mod tests {
     #[test]
     fn json_ld_by_its_type_in_any_case() {
         let attr = |name: &str, value: &str| Attribute {
-            name: html5ever::QualName::new(None, ns!(), name.into()),
+            name: html5ever::QualName::new(None, html5ever::ns!(), name.into()),
             value: value.into(),
         };
         assert!(is_json_ld(&[attr("type", "Application/LD+JSON")]));

@@ -454,6 +454,7 @@ fn strip_elision(word: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::xorshift as next;
 
     fn terms(text: &str, lang: Language) -> Vec<String> {
         Analyzer::new().terms(text, lang)
@@ -736,14 +737,6 @@ mod tests {
             let theirs: Vec<&str> = text.unicode_words().collect();
             assert_eq!(ours, theirs, "{text:?}");
         }
-    }
-
-    /// A small xorshift generator, so the fuzz test needs no extra crate.
-    fn next(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
     }
 
     #[test]

@@ -182,6 +182,7 @@ pub fn is_duration(term: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::xorshift;
     use unicode_segmentation::UnicodeSegmentation;
 
     /// [`date_words`] as first written: over `unicode_words` with the words around at hand.
@@ -209,9 +210,7 @@ mod tests {
         for _ in 0..3_000 {
             let mut text = String::new();
             for _ in 0..state % 13 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
+                xorshift(&mut state);
                 text.push_str(pieces[(state % pieces.len() as u64) as usize]);
                 text.push(if state.is_multiple_of(5) { '-' } else { ' ' });
             }

@@ -23,3 +23,13 @@ pub use segment::{for_each_index_word, jieba};
 pub use sentence::split_sentences;
 pub use stopwords::{AggressiveStopWords, StopWords, is_stopword, stopwords};
 pub use tokens::{count_tokens, is_cjk, lower_token, tokens};
+
+/// A small xorshift generator for the randomized tests, so they need no extra crate: advances
+/// `state` and returns it.
+#[cfg(test)]
+pub(crate) fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}

@@ -143,6 +143,7 @@ pub fn tokens(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::xorshift;
 
     /// [`for_each_token_span`] character by character, as it was first written: what the
     /// byte-wise ASCII path must agree with.
@@ -178,14 +179,9 @@ mod tests {
             let len = state % 16;
             let mut text = String::new();
             for _ in 0..len {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                text.push_str(PIECES[(state % PIECES.len() as u64) as usize]);
+                text.push_str(PIECES[(xorshift(&mut state) % PIECES.len() as u64) as usize]);
             }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            xorshift(&mut state);
             let mut got = Vec::new();
             for_each_token_span(&text, |s, e| got.push((s, e)));
             assert_eq!(got, spans_by_chars(&text), "{text:?}");
