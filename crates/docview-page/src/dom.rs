@@ -16,15 +16,12 @@
 //! every page parses to the same tree.
 
 use std::borrow::Cow;
-use std::cell::{Cell, Ref, RefCell};
+use std::cell::{Ref, RefCell};
 
-use html5ever::buffer_queue::BufferQueue;
 use html5ever::tendril::StrTendril;
-use html5ever::tokenizer::Tokenizer;
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeSink};
-use html5ever::{Attribute, LocalName, ParseOpts, QualName, TokenizerResult, local_name, ns};
+use html5ever::{Attribute, LocalName, ParseOpts, QualName, local_name, ns};
 
-use crate::raw_text::{Skipper, skip_raw_text};
 use rustc_hash::FxHashMap;
 
 /// The index of a node in [`Dom`]; the document is 0.
@@ -108,27 +105,9 @@ impl Dom {
     /// The text of `<style>` elements and of scripts other than JSON-LD is passed over unread
     /// ([`crate::raw_text`]).
     pub(crate) fn parse(html: &str) -> Dom {
-        let opts = ParseOpts::default();
-        let skipper = Skipper {
-            inner: TreeBuilder::new(Sink::new(), opts.tree_builder),
-            pending: Cell::new(None),
-        };
-        let tokenizer = Tokenizer::new(skipper, opts.tokenizer);
-        let input = BufferQueue::default();
-        input.push_back(StrTendril::from_slice(html));
-        loop {
-            match tokenizer.feed(&input) {
-                TokenizerResult::Done => break,
-                TokenizerResult::Script(_) => {
-                    if let Some(skip) = tokenizer.sink.pending.take() {
-                        skip_raw_text(&input, skip);
-                    }
-                }
-                TokenizerResult::EncodingIndicator(_) => {}
-            }
-        }
-        tokenizer.end();
-        tokenizer.sink.inner.sink.finish()
+        let builder = TreeBuilder::new(Sink::new(), ParseOpts::default().tree_builder);
+        crate::tokenizer::tokenize(html, &builder);
+        builder.sink.finish()
     }
 
     /// [`Dom::parse`] by html5ever's own driver, every text kept: what the skipping is checked
@@ -491,6 +470,49 @@ impl TreeSink for Sink {
 pub(crate) type AtomMap<V> = FxHashMap<LocalName, V>;
 
 #[cfg(test)]
+impl Dom {
+    /// The tree under the document, one node a line, indented by depth: elements with their
+    /// namespace and attributes, text, other nodes; the text of an HTML `<style>` or non-JSON-LD
+    /// `<script>` is left out (the one thing [`Dom::parse`] drops).
+    pub(crate) fn shape(&self) -> String {
+        let dom = self;
+        let mut out = String::new();
+        let mut stack = vec![(Dom::DOCUMENT, 0usize)];
+        while let Some((ix, depth)) = stack.pop() {
+            let parent = dom.nodes[ix as usize].parent;
+            let line = match dom.data(ix) {
+                Data::Document => "#document".to_string(),
+                Data::Element(el) => {
+                    let attrs: Vec<String> = el
+                        .attrs
+                        .iter()
+                        .map(|a| format!("{:?}:{}={:?}", a.name.ns, a.name.local, &*a.value))
+                        .collect();
+                    format!("<{:?} {}> {}", el.name.ns, el.tag(), attrs.join(" "))
+                }
+                Data::Text(_)
+                    if dom.element(parent).is_some_and(|p| {
+                        p.name.ns == ns!(html)
+                            && (*p.tag() == local_name!("style")
+                                || (*p.tag() == local_name!("script") && !p.is_json_ld()))
+                    }) =>
+                {
+                    continue;
+                }
+                Data::Text(t) => format!("{:?}", &**t),
+                Data::Other => "#other".to_string(),
+            };
+            out.push_str(&" ".repeat(depth));
+            out.push_str(&line);
+            out.push('\n');
+            let kids: Vec<NodeIx> = dom.children_rev(ix).collect();
+            stack.extend(kids.into_iter().map(|k| (k, depth + 1)));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -541,162 +563,6 @@ mod tests {
             [Data::Text(_), Data::Other, Data::Text(_)]
         ));
         assert_eq!(dom.child_text(p), "a&bd");
-    }
-
-    /// The tree under the document, one node a line, indented by depth: elements with their
-    /// namespace and attributes, text, other nodes; the text of an HTML `<style>` or non-JSON-LD
-    /// `<script>` is left out (the one thing [`Dom::parse`] drops).
-    fn shape(dom: &Dom) -> String {
-        let mut out = String::new();
-        let mut stack = vec![(Dom::DOCUMENT, 0usize)];
-        while let Some((ix, depth)) = stack.pop() {
-            let parent = dom.nodes[ix as usize].parent;
-            let line = match dom.data(ix) {
-                Data::Document => "#document".to_string(),
-                Data::Element(el) => {
-                    let attrs: Vec<String> = el
-                        .attrs
-                        .iter()
-                        .map(|a| format!("{:?}:{}={:?}", a.name.ns, a.name.local, a.value))
-                        .collect();
-                    format!("<{:?} {}> {}", el.name.ns, el.tag(), attrs.join(" "))
-                }
-                Data::Text(_)
-                    if dom.element(parent).is_some_and(|p| {
-                        p.name.ns == ns!(html)
-                            && (*p.tag() == local_name!("style")
-                                || (*p.tag() == local_name!("script") && !p.is_json_ld()))
-                    }) =>
-                {
-                    continue;
-                }
-                Data::Text(t) => format!("{t:?}"),
-                Data::Other => "#other".to_string(),
-            };
-            out.push_str(&" ".repeat(depth));
-            out.push_str(&line);
-            out.push('\n');
-            let kids: Vec<NodeIx> = dom.children_rev(ix).collect();
-            stack.extend(kids.into_iter().map(|k| (k, depth + 1)));
-        }
-        out
-    }
-
-    fn assert_same_tree(html: &str) {
-        assert_eq!(
-            shape(&Dom::parse(html)),
-            shape(&Dom::parse_whole(html)),
-            "{html:?}"
-        );
-    }
-
-    #[test]
-    fn skipped_raw_text_leaves_the_tree_html5ever_builds() {
-        for html in [
-            "<script>a</script>b",
-            "<p>1<script>if (a<b) x = '</scr' + 'ipt>';</script>2<p>x",
-            "<script><!-- document.write('<script>x</script>'); --></script><p>after",
-            "<script><!--<script>x</script>--></script><p>after</p>",
-            "<script><!--<script>x</script>y</script>z<p>after",
-            "<script><!-- </script> --><p>p</p>",
-            "<script><!--->x</script><p>",
-            "<script><!-->x</script><p>",
-            "<script><!-- <script --> </script>q",
-            "<script><!-- <SCRIPT/>-<</script>-></script>q</script>r",
-            "<script><!--<script>--></script>q</script>r",
-            "<script><!--<script>-<</script >x</script>y",
-            "<script><!--<scriptx>--></script>q",
-            "<script><!--</scrip></script>q",
-            "<script><!-- -- > </script>q",
-            "<SCRIPT>x</SCRIPT ><p>a",
-            "<script>x</script/><p>a",
-            "<script>x</script\r><p>a",
-            "<script>x</scriptx></script><p>a",
-            "<script>x</script",
-            "<script>unterminated <p>never",
-            "<script><!--<script>unterminated",
-            "<style>p{}</style><p>x",
-            "<style>a</styles></style>b",
-            "<STYLE>x</Style\t>y",
-            "<style>x</style",
-            "<svg><script>s<b>b</b></script><style>t</style></svg><p>",
-            "<math><style>m</style></math>x",
-            "<table><script>x</script><tr><td>c</td></tr><style>s</style></table>",
-            "<select><script>x</script><option>o</select>",
-            "<template><script>x</script><style>y</style></template>z",
-            "<noscript><script>x</script></noscript>y",
-            "<head><script type=application/ld+json>{\"a\":1}</script></head>",
-            "<script type=' Application/LD+JSON'>not json-ld</script>",
-            "<head><script>x</script><style>y</style></head><body>b",
-            "</head><script>x</script><p>after head",
-            "<frameset><script>x</script></frameset>",
-            "<textarea><script>x</script></textarea><title><style>t</style></title>",
-            "<!-- <script> -->x<script>y</script>",
-            "<p><script>a\0b</script>c",
-            "<script src=a></script><script>",
-            "<html><script>1</script><body><script>2</script></body><script>3</script></html><script>4",
-        ] {
-            assert_same_tree(html);
-        }
-    }
-
-    #[test]
-    fn skipped_raw_text_matches_html5ever_on_random_markup() {
-        const PIECES: &[&str] = &[
-            "<script>",
-            "</script>",
-            "</SCRIPT ",
-            "<script",
-            "<style>",
-            "</style>",
-            "</style",
-            "<!--",
-            "-->",
-            "--",
-            "-",
-            "<",
-            "</",
-            "/",
-            ">",
-            "x",
-            " ",
-            "\r",
-            "\n",
-            "<p>",
-            "</p>",
-            "<svg>",
-            "</svg>",
-            "<table>",
-            "<td>",
-            "<select>",
-            "<template>",
-            "</template>",
-            "<noscript>",
-            "<!",
-            "<scrip",
-            "script",
-            "<script type=application/ld+json>",
-            "<b>",
-            "</b>",
-            "<textarea>",
-            "<a href='</script>'>",
-            "\0",
-            "é",
-        ];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        for _ in 0..3000 {
-            let len = 1 + next() % 24;
-            let html: String = (0..len)
-                .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
-                .collect();
-            assert_same_tree(&html);
-        }
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod nesting;
 mod raw_text;
 mod render;
 mod signals;
+mod tokenizer;
 
 use serde::{Deserialize, Serialize};
 

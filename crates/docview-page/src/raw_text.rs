@@ -1,25 +1,15 @@
-//! Passing over the raw text docview never reads: the contents of `<style>` elements and of
-//! `<script>` elements that are not JSON-LD, 40% of a crawled page's bytes (wcxb-dev).
+//! The raw text docview never reads, and where it ends: the contents of `<style>` elements and
+//! of `<script>` elements that are not JSON-LD, 40% of a crawled page's bytes (wcxb-dev).
 //!
-//! html5ever tokenizes such text character run by character run (a token at every line break
-//! and every `<`) and hands each run to the tree builder, which appends it to the element. The
-//! tag tree drops these elements whole, so that work is thrown away. [`Skipper`] sits between
-//! the tokenizer and the tree builder: when the tree builder answers a `<script>` or `<style>`
-//! start tag by switching the tokenizer to script data or RAWTEXT, the skipper answers the
-//! tokenizer as the tree builder does at a script's end (stop and return to the caller), and
-//! [`skip_raw_text`] drops the input up to where the tokenizer would have found the element's
-//! end tag, scanning it with the HTML standard's own states ([`script_data_end`],
-//! [`rawtext_end`]). The tokenizer then reads the end tag from the data state, which tokenizes
-//! `</script ...>` and `</style ...>` as the raw-text states do after an appropriate end tag,
-//! and the tree builder (still in its text mode) closes the element as it would have. The tree
-//! is the one html5ever builds, less the text of those elements (a test compares the two on the
-//! standard's tricky cases).
+//! The tag tree drops these elements whole, so the tokenizer ([`crate::tokenizer`]) does not
+//! emit their text: when the tree builder switches it to script data or RAWTEXT after a
+//! `<script>` (not JSON-LD) or `<style>` start tag, it passes over the input up to where the
+//! standard's own states would find the element's end tag ([`script_data_end`],
+//! [`rawtext_end`]), and reads that end tag from the data state, which tokenizes `</script
+//! ...>` and `</style ...>` as the raw-text states do after an appropriate end tag. The same
+//! scanners end every raw-text element for the tokenizer and for the nesting pre-pass
+//! ([`crate::nesting`]).
 
-use std::cell::Cell;
-
-use html5ever::buffer_queue::BufferQueue;
-use html5ever::tokenizer::states::RawKind;
-use html5ever::tokenizer::{StartTag, TagToken, Token, TokenSink, TokenSinkResult};
 use html5ever::{Attribute, local_name};
 
 use crate::dom::attr_value;
@@ -29,77 +19,6 @@ use crate::dom::attr_value;
 pub(crate) fn is_json_ld(attrs: &[Attribute]) -> bool {
     attr_value(attrs, &local_name!("type"))
         .is_some_and(|t| t.eq_ignore_ascii_case("application/ld+json"))
-}
-
-/// Raw text to pass over, once the tokenizer stopped before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Skip {
-    /// A script's text (script data), up to its `</script` end tag.
-    Script,
-    /// A style sheet's text (RAWTEXT), up to its `</style` end tag.
-    Style,
-}
-
-/// A token sink in front of `inner` (the tree builder) that stops the tokenizer before the
-/// text of a style or a script docview does not read (see the module documentation).
-pub(crate) struct Skipper<S> {
-    /// The tree builder.
-    pub(crate) inner: S,
-    /// The raw text the tokenizer stopped before, until [`skip_raw_text`] passes over it.
-    pub(crate) pending: Cell<Option<Skip>>,
-}
-
-impl<S: TokenSink<Handle: Default>> TokenSink for Skipper<S> {
-    type Handle = S::Handle;
-
-    fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<S::Handle> {
-        let skip = match &token {
-            TagToken(tag) if tag.kind == StartTag => match tag.name {
-                local_name!("script") if !is_json_ld(&tag.attrs) => Some(Skip::Script),
-                local_name!("style") => Some(Skip::Style),
-                _ => None,
-            },
-            _ => None,
-        };
-        match (skip, self.inner.process_token(token, line_number)) {
-            (Some(Skip::Script), TokenSinkResult::RawData(RawKind::ScriptData))
-            | (Some(Skip::Style), TokenSinkResult::RawData(RawKind::Rawtext)) => {
-                self.pending.set(skip);
-                // Stops the tokenizer in the data state; the caller reads no handle.
-                TokenSinkResult::Script(S::Handle::default())
-            }
-            (_, result) => result,
-        }
-    }
-
-    fn end(&self) {
-        self.inner.end();
-    }
-
-    fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
-        self.inner
-            .adjusted_current_node_present_but_not_in_html_namespace()
-    }
-}
-
-/// Drops from the front of `input` the raw text `skip` names, up to (not including) the end
-/// tag that closes it, or all of it when none does.
-pub(crate) fn skip_raw_text(input: &BufferQueue, skip: Skip) {
-    let Some(mut rest) = input.pop_front() else {
-        return;
-    };
-    // The document goes in as one buffer; the tokenizer may have put a few characters back in
-    // front of it.
-    while let Some(more) = input.pop_front() {
-        rest.push_tendril(&more);
-    }
-    let end = match skip {
-        Skip::Script => script_data_end(rest.as_bytes()),
-        Skip::Style => rawtext_end(rest.as_bytes(), b"style"),
-    };
-    if end < rest.len() {
-        input.push_front(rest.subtendril(end as u32, (rest.len() - end) as u32));
-    }
 }
 
 /// Whitespace as the tokenizer's end-tag states see it (a carriage return is a line feed by
