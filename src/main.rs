@@ -530,7 +530,7 @@ struct IngestArgs {
     #[arg(long, value_name = "N", default_value_t = KeywordParams::default().interval)]
     interval: usize,
     /// Collection statistics (a stats.json of an earlier ingest) instead of a first pass over
-    /// the inputs (which cleans every page and keeps the cleaned pages in DIR/pages.spill.jsonl
+    /// the inputs (which cleans every page and keeps the cleaned pages in DIR/pages.spill
     /// for the second pass until the run completes).
     #[arg(long, value_name = "FILE")]
     stats: Option<PathBuf>,
