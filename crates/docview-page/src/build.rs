@@ -8,7 +8,6 @@ use html5ever::{LocalName, local_name};
 use super::dom::{AtomMap, Data, Dom, Element, NodeIx};
 use super::hint::{Hint, hint_of};
 use super::markup::MarkupCounter;
-use super::nesting::{MAX_PARSE_DEPTH, cap_nesting};
 use super::{Counts, Item, Link, MAX_DEPTH, Node, NodeId, PageType, Style, TagTree};
 use docview_text::count_tokens;
 
@@ -243,7 +242,7 @@ pub fn build(html: &str) -> TagTree {
 
 /// Builds the tree of one document; also returns the markup of its `<noscript>` elements.
 fn build_one(html: &str) -> (TagTree, String) {
-    let dom = Dom::parse(&cap_nesting(html, MAX_PARSE_DEPTH));
+    let dom = Dom::parse(html);
     let mut b = Builder {
         tree: TagTree::default(),
         open: Vec::new(),

@@ -24,6 +24,8 @@ use html5ever::{Attribute, LocalName, ParseOpts, QualName, local_name, ns};
 
 use rustc_hash::FxHashMap;
 
+use crate::nesting::{MAX_PARSE_DEPTH, cap_nesting};
+
 /// The index of a node in [`Dom`]; the document is 0.
 pub(crate) type NodeIx = u32;
 
@@ -103,11 +105,22 @@ pub(crate) struct Dom {
 impl Dom {
     /// Parses a whole document as a browser would (scripting on: `<noscript>` holds text).
     /// The text of `<style>` elements and of scripts other than JSON-LD is passed over unread
-    /// ([`crate::raw_text`]).
+    /// ([`crate::raw_text`]). A page whose elements nest deeper than [`MAX_PARSE_DEPTH`] is
+    /// parsed with the deeper ones unwrapped ([`cap_nesting`]).
     pub(crate) fn parse(html: &str) -> Dom {
+        let (dom, complete) = Dom::parse_within(html, MAX_PARSE_DEPTH);
+        if complete {
+            return dom;
+        }
+        Dom::parse_within(&cap_nesting(html, MAX_PARSE_DEPTH), usize::MAX).0
+    }
+
+    /// The document `html` parsed, and true; or what was parsed of it and false, when its tags
+    /// nest deeper than `max_depth` (counted as [`crate::nesting`] counts them).
+    fn parse_within(html: &str, max_depth: usize) -> (Dom, bool) {
         let builder = TreeBuilder::new(Sink::new(), ParseOpts::default().tree_builder);
-        crate::tokenizer::tokenize(html, &builder);
-        builder.sink.finish()
+        let complete = crate::tokenizer::tokenize(html, &builder, max_depth);
+        (builder.sink.finish(), complete)
     }
 
     /// [`Dom::parse`] by html5ever's own driver, every text kept: what the skipping is checked
@@ -563,6 +576,41 @@ mod tests {
             [Data::Text(_), Data::Other, Data::Text(_)]
         ));
         assert_eq!(dom.child_text(p), "a&bd");
+    }
+
+    #[test]
+    fn a_page_nested_too_deep_is_parsed_with_the_deepest_elements_unwrapped() {
+        let nest = |n: usize| format!("{}x{}", "<div>".repeat(n), "</div>".repeat(n));
+        let depth = |dom: &Dom| {
+            let mut deepest = 0;
+            for n in dom.descendants(Dom::DOCUMENT) {
+                let (mut d, mut at) = (0, n);
+                while at != Dom::DOCUMENT {
+                    at = dom.nodes[at as usize].parent;
+                    d += 1;
+                }
+                deepest = deepest.max(d);
+            }
+            deepest
+        };
+        // Within the limit: one parse, every element kept.
+        let (dom, complete) = Dom::parse_within(&nest(MAX_PARSE_DEPTH), MAX_PARSE_DEPTH);
+        assert!(complete);
+        assert!(depth(&dom) > MAX_PARSE_DEPTH);
+        // Past it: the tokenizer stops, and the page is parsed again capped.
+        let deep = nest(3 * MAX_PARSE_DEPTH);
+        assert!(!Dom::parse_within(&deep, MAX_PARSE_DEPTH).1);
+        let dom = Dom::parse(&deep);
+        assert!(depth(&dom) <= MAX_PARSE_DEPTH + 4, "{}", depth(&dom));
+        assert_eq!(
+            dom.child_text(
+                dom.descendants(Dom::DOCUMENT)
+                    .filter(|&n| dom.element(n).is_some())
+                    .last()
+                    .expect("an element")
+            ),
+            "x"
+        );
     }
 
     #[test]

@@ -2,10 +2,12 @@
 //!
 //! html5ever scans its stack of open elements for each `<p>`, `<li>` or `<div>` start tag (the
 //! "has an element in scope" checks of the HTML standard), so a page nesting 100,000 lists costs
-//! time quadratic in the depth: over a minute. Before parsing, [`cap_nesting`] measures the
-//! nesting with a light tag scan and, only when it passes [`MAX_PARSE_DEPTH`], removes the start
-//! and end tags of elements that would open deeper. Their text stays, in place. Ordinary pages
-//! (nesting in the tens) come back untouched and borrowed.
+//! time quadratic in the depth: over a minute. The tokenizer counts the nesting of the tags it
+//! reads as this module's scan does ([`nesting_step`]) and stops when it passes
+//! [`MAX_PARSE_DEPTH`]; the page is then parsed again after [`cap_nesting`], which measures the
+//! nesting with a light tag scan and, when it passes the limit, removes the start and end tags
+//! of elements that would open deeper. Their text stays, in place. Ordinary pages (nesting in
+//! the tens) are parsed once, as they are.
 
 use std::borrow::Cow;
 
@@ -230,19 +232,31 @@ fn raw_text_end(html: &str, from: usize, name: &str) -> usize {
     }
 }
 
+/// The nesting `depth` after a tag named `name` (as written: the scan reads the letters and
+/// digits it starts with), closing or not, self-closing or not.
+pub(crate) fn nesting_step(depth: usize, name: &[u8], closing: bool, self_closing: bool) -> usize {
+    let len = name
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    let Ok(name) = std::str::from_utf8(&name[..len]) else {
+        return depth;
+    };
+    if !counts_for_depth(name) || self_closing {
+        depth
+    } else if closing {
+        depth.saturating_sub(1)
+    } else {
+        depth + 1
+    }
+}
+
 /// The deepest nesting of counted elements in `html`, by the tag scan.
 fn max_depth(html: &str) -> usize {
     let (mut depth, mut max) = (0usize, 0usize);
     for_each_tag(html, |t| {
-        if !counts_for_depth(t.name) || t.self_closing {
-            return;
-        }
-        if t.closing {
-            depth = depth.saturating_sub(1);
-        } else {
-            depth += 1;
-            max = max.max(depth);
-        }
+        depth = nesting_step(depth, t.name.as_bytes(), t.closing, t.self_closing);
+        max = max.max(depth);
     });
     max
 }
@@ -250,6 +264,11 @@ fn max_depth(html: &str) -> usize {
 /// The byte offset of the start tag of element number `max + 1` of `html` (elements counted
 /// by their start tags, comments passed over); `None` when it has no more than `max`.
 pub fn tag_limit_offset(html: &str, max: usize) -> Option<usize> {
+    // Every tag starts at a `<` of its own: a page with no more than `max` of them has no more
+    // than `max` elements, and needs no scan (most pages: a tag is ten bytes and more).
+    if memchr::memchr_iter(b'<', html.as_bytes()).count() <= max {
+        return None;
+    }
     let mut seen = 0usize;
     let mut at = None;
     for_each_tag(html, |t| {

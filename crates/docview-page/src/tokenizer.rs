@@ -31,6 +31,7 @@ use html5ever::tokenizer::{
 };
 use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 
+use crate::nesting::nesting_step;
 use crate::raw_text::{is_json_ld, rawtext_end, script_data_end};
 
 /// The line number handed to the tree builder with every token: docview reads no positions.
@@ -39,8 +40,10 @@ const LINE: u64 = 1;
 /// The replacement character, for a NUL in most places.
 const REPLACEMENT: &str = "\u{FFFD}";
 
-/// Tokenizes the whole document `html` into `sink` (html5ever's tree builder), then ends it.
-pub(crate) fn tokenize<S: TokenSink>(html: &str, sink: &S) {
+/// Tokenizes the whole document `html` into `sink` (html5ever's tree builder), then ends it;
+/// false, and `sink` left unfinished, when its tags nest deeper than `max_depth` (counted as
+/// [`crate::nesting`] counts them).
+pub(crate) fn tokenize<S: TokenSink>(html: &str, sink: &S, max_depth: usize) -> bool {
     // The standard's input stream preprocessing: a CR LF pair or a lone CR is a line feed.
     let normalised;
     let html = if memchr::memchr(b'\r', html.as_bytes()).is_some() {
@@ -59,10 +62,15 @@ pub(crate) fn tokenize<S: TokenSink>(html: &str, sink: &S) {
         bytes: input.as_bytes(),
         sink,
         pos: 0,
+        depth: 0,
+        max_depth,
     };
-    tokenizer.run();
+    if !tokenizer.run() {
+        return false;
+    }
     let _ = tokenizer.emit(EOFToken);
     sink.end();
+    true
 }
 
 /// The tokenizer's place in one document.
@@ -75,6 +83,10 @@ struct Tokenizer<'a, S> {
     sink: &'a S,
     /// Where the next token starts.
     pos: usize,
+    /// How deep the tags read so far nest, as [`crate::nesting`] counts.
+    depth: usize,
+    /// The deepest nesting read before the tokenizer gives up.
+    max_depth: usize,
 }
 
 /// Whitespace as the tokenizer's states see it (carriage returns are gone by then).
@@ -160,8 +172,8 @@ impl<S: TokenSink> Tokenizer<'_, S> {
     }
 
     /// The data state: text, character references and NULs up to each tag, comment or doctype,
-    /// to the end of the document.
-    fn run(&mut self) {
+    /// to the end of the document; false when the tags nest too deep to go on.
+    fn run(&mut self) -> bool {
         let bytes = self.bytes;
         let mut start = self.pos;
         let mut at = self.pos;
@@ -202,11 +214,15 @@ impl<S: TokenSink> Tokenizer<'_, S> {
             }
             self.emit_slice(start, p);
             self.markup(p);
+            if self.depth > self.max_depth {
+                return false;
+            }
             start = self.pos;
             at = self.pos;
         }
         self.emit_slice(start, bytes.len());
         self.pos = bytes.len();
+        true
     }
 
     /// Reads the markup that starts with the `<` at `p` (followed by `!`, `/`, `?` or a
@@ -380,6 +396,17 @@ impl<S: TokenSink> Tokenizer<'_, S> {
                     value,
                 });
             }
+        }
+        // The nesting guard counts the tag as its scan would: self-closing when `/` is before
+        // the `>`.
+        self.depth = nesting_step(
+            self.depth,
+            &bytes[from..name_end],
+            kind == EndTag,
+            bytes[q - 2] == b'/',
+        );
+        if self.depth > self.max_depth {
+            return;
         }
         self.emit_tag(tag, &bytes[from..name_end], q);
     }
