@@ -33,7 +33,7 @@ W="$TMP/w1"
 pages=$(wc -l < "$TMP/one/docviews.jsonl")
 pages=$((pages + $(wc -l < "$TMP/one/replicas.jsonl")))
 echo "pages: $pages"
-for pat in 'shard-*/pages.parquet' 'shard-*/bands-*.parquet' 'shard-*/stat-rows.jsonl' 'shard-*/counts.json' 'pairs-*.parquet' 'decisions.parquet' 'shard-*/pages.spill.jsonl' 'shard-*/site-*'; do
+for pat in 'shard-*/pages.parquet' 'shard-*/bands-*.parquet' 'shard-*/stat-rows.jsonl' 'shard-*/counts.json' 'pairs-*.parquet' 'decisions.parquet' 'shard-*/pages.spill' 'shard-*/site-*'; do
   bytes=$( (cat $W/$pat 2>/dev/null || true) | wc -c)
   echo "$pat: $bytes bytes, $((bytes / pages)) per page"
 done
