@@ -22,7 +22,7 @@ use docview::output::write_atomically;
 use docview::pipeline::stages::{Plan, Stage, TaskOutcome, run_stages, run_task};
 use docview::pipeline::{Counters, IngestOptions, Phase, Progress, ingest};
 use docview::replica::{Detection, KeywordParams, MinHashParams};
-use docview::replica_benchmark::benchmark::{BuildOptions, build_benchmark};
+use docview::replica_benchmark::benchmark::{BuildOptions, Rules, build_benchmark};
 use docview::replica_benchmark::evaluate::{evaluate_benchmark, minhash_detectors};
 use docview::stats::StopwordParams;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -427,6 +427,31 @@ struct BuildArgs {
     /// Worker threads (0: one per core); the output does not depend on it.
     #[arg(long, value_name = "N", default_value_t = 0)]
     threads: usize,
+    /// How near-replicas and non-replicas are made: paper (the main content moved into
+    /// another page's template, nothing else changed) or transplant (harder: the title,
+    /// description, Open Graph and JSON-LD of the head move with the content, no page keeps
+    /// its <base>, canonical link or og:url, and a near-replica's template is a page of another
+    /// page type where the set has types).
+    #[arg(long, value_enum, value_name = "RULES", default_value = "paper")]
+    rules: BenchmarkRules,
+}
+
+/// The rules of `docview replicas build`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum BenchmarkRules {
+    /// The paper's: the main content moved into another page's template.
+    Paper,
+    /// Also the head metadata moved, addresses removed, templates of other page types.
+    Transplant,
+}
+
+impl From<BenchmarkRules> for Rules {
+    fn from(rules: BenchmarkRules) -> Rules {
+        match rules {
+            BenchmarkRules::Paper => Rules::Paper,
+            BenchmarkRules::Transplant => Rules::Transplant,
+        }
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -1530,6 +1555,7 @@ fn replicas_build(args: BuildArgs) -> Result<()> {
         seed: args.seed,
         threads: args.threads,
         min_coverage: args.min_coverage,
+        rules: args.rules.into(),
     };
     let start = std::time::Instant::now();
     let report = build_benchmark(&args.set, &args.out, &options)?;

@@ -31,14 +31,32 @@ use rayon::prelude::*;
 use scraper::Html;
 use serde::{Deserialize, Serialize};
 
-use super::locate::{Coverage, MIN_COVERAGE, declare_utf8, locate_main_content, transplant};
-use crate::eval::{LabelledPage, load_set};
+use super::locate::{
+    Coverage, MIN_COVERAGE, declare_utf8, locate_main_content, move_head_metadata,
+    strip_url_metadata, transplant,
+};
+use crate::eval::{LabelledPage, UNKNOWN_PAGE_TYPE, load_set};
 use crate::input::{decode_html, looks_binary, read_page_bytes};
 use crate::{Error, Result};
 use docview_collection::replica::{Fingerprint, exact_fingerprint};
 
 /// The benchmark's page sets, by folder name.
 pub const SETS: [&str; 3] = ["base", "near", "non"];
+
+/// How the near-replica and non-replica pages are made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Rules {
+    /// The paper's (004 §7.2): a page's main content moved into another page's template, the
+    /// rest of that page (its head included) as it was.
+    #[default]
+    Paper,
+    /// Harder, as an independent near-replica benchmark makes them: the head metadata that
+    /// describes the content (title, description, Open Graph, JSON-LD...) moves with it, no
+    /// page keeps its address (`<base>`, canonical link, `og:url`), and a near-replica's
+    /// template is a page of another page type where the set has page types.
+    Transplant,
+}
 
 /// How to build a benchmark.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -49,6 +67,8 @@ pub struct BuildOptions {
     pub threads: usize,
     /// Least share of the reference a main-content node must hold.
     pub min_coverage: f32,
+    /// How the pages are made.
+    pub rules: Rules,
 }
 
 impl Default for BuildOptions {
@@ -57,6 +77,7 @@ impl Default for BuildOptions {
             seed: 1,
             threads: 0,
             min_coverage: MIN_COVERAGE,
+            rules: Rules::Paper,
         }
     }
 }
@@ -129,6 +150,10 @@ pub struct BuildReport {
     pub seed: u64,
     /// The locator's least coverage.
     pub min_coverage: f32,
+    /// How the pages were made (the paper's rules in a report written before there were
+    /// others).
+    #[serde(default)]
+    pub rules: Rules,
     /// Pages in the set.
     pub pages: usize,
     /// Pages whose main content was located.
@@ -146,6 +171,8 @@ pub struct BuildReport {
 /// A page whose main content was located: its decoded text and the figures.
 struct Usable {
     id: String,
+    /// Its page type in the set (empty where the set gives none).
+    page_type: String,
     text: String,
     node: NodeId,
     figures: Coverage,
@@ -184,18 +211,22 @@ pub fn build_benchmark(set: &Path, out: &Path, options: &BuildOptions) -> Result
             Err(skip) => skipped.push(skip),
         }
     }
-    let plan = plan(usable.len(), options.seed).ok_or_else(|| Error::Benchmark {
+    let mut plan = plan(usable.len(), options.seed).ok_or_else(|| Error::Benchmark {
         path: set.to_path_buf(),
         reason: format!(
             "{} pages with a located main content; at least 3 are needed",
             usable.len()
         ),
     })?;
+    if options.rules == Rules::Transplant {
+        let types: Vec<&str> = usable.iter().map(|u| u.page_type.as_str()).collect();
+        templates_of_other_types(&mut plan, &types, options.seed);
+    }
     let pairs = pool.install(|| {
         plan.base
             .par_iter()
             .enumerate()
-            .map(|(b, &i)| write_triple(&usable, &plan, b, i, out))
+            .map(|(b, &i)| write_triple(&usable, &plan, b, i, out, options.rules))
             .collect::<Result<Vec<Pair>>>()
     })?;
     write_pairs(&out.join("pairs.jsonl"), &pairs)?;
@@ -203,6 +234,7 @@ pub fn build_benchmark(set: &Path, out: &Path, options: &BuildOptions) -> Result
         set: set_name(set),
         seed: options.seed,
         min_coverage: options.min_coverage,
+        rules: options.rules,
         pages: pages.len(),
         usable: usable.len(),
         base: plan.base.len(),
@@ -256,6 +288,11 @@ fn usable_page(page: &LabelledPage, min_coverage: f32) -> std::result::Result<Us
         .map_err(|e| skip(e.to_string()))?;
     Ok(Usable {
         id: page.file_id.clone(),
+        page_type: if page.page_type == UNKNOWN_PAGE_TYPE {
+            String::new()
+        } else {
+            page.page_type.clone()
+        },
         text,
         node: located.node,
         figures: located.figures,
@@ -314,17 +351,46 @@ fn plan(n: usize, seed: u64) -> Option<Plan> {
     })
 }
 
+/// Gives each base page of a typed set a near-replica template of another page type, drawn
+/// with the seed among the base pages (a template may serve more than one page); a page of no
+/// type, or of the only type, keeps its cyclic template.
+fn templates_of_other_types(plan: &mut Plan, types: &[&str], seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x7472_616e_7370_6c61);
+    for b in 0..plan.base.len() {
+        let own = types[plan.base[b]];
+        if own.is_empty() {
+            continue;
+        }
+        let others: Vec<usize> = (0..plan.base.len())
+            .filter(|&t| {
+                let other = types[plan.base[t]];
+                !other.is_empty() && other != own
+            })
+            .collect();
+        if !others.is_empty() {
+            plan.template[b] = others[rng.random_range(0..others.len())];
+        }
+    }
+}
+
 /// Writes the base, near and non pages of the b-th base page (usable page `i`).
-fn write_triple(usable: &[Usable], plan: &Plan, b: usize, i: usize, out: &Path) -> Result<Pair> {
+fn write_triple(
+    usable: &[Usable],
+    plan: &Plan,
+    b: usize,
+    i: usize,
+    out: &Path,
+    rules: Rules,
+) -> Result<Pair> {
     let page = &usable[i];
     let template = &usable[plan.base[plan.template[b]]];
     let donor = &usable[plan.donor(b)];
     let base_file = format!("base/{}.html", page.id);
     let near_file = format!("near/{}.html", page.id);
     let non_file = format!("non/{}.html", page.id);
-    write_page(&out.join(&base_file), &as_utf8(&page.text))?;
-    write_page(&out.join(&near_file), &compose(template, page))?;
-    write_page(&out.join(&non_file), &compose(page, donor))?;
+    write_page(&out.join(&base_file), &as_utf8(&page.text, rules))?;
+    write_page(&out.join(&near_file), &compose(template, page, rules))?;
+    write_page(&out.join(&non_file), &compose(page, donor, rules))?;
     Ok(Pair {
         id: page.id.clone(),
         base: base_file,
@@ -338,21 +404,29 @@ fn write_triple(usable: &[Usable], plan: &Plan, b: usize, i: usize, out: &Path) 
     })
 }
 
-/// A page re-serialized as UTF-8.
-fn as_utf8(text: &str) -> String {
+/// A page re-serialized as UTF-8 (without its address under the transplant rules).
+fn as_utf8(text: &str, rules: Rules) -> String {
     let mut doc = Html::parse_document(text);
+    if rules == Rules::Transplant {
+        strip_url_metadata(&mut doc);
+    }
     declare_utf8(&mut doc);
     doc.html()
 }
 
-/// `template`'s page with its main content replaced by `content`'s.
+/// `template`'s page with its main content replaced by `content`'s (and, under the transplant
+/// rules, its head metadata by `content`'s, and its address removed).
 ///
 /// Parsing is deterministic, so the node ids found when the pages were located hold in a fresh
 /// parse of the same text.
-fn compose(template: &Usable, content: &Usable) -> String {
+fn compose(template: &Usable, content: &Usable, rules: Rules) -> String {
     let mut doc = Html::parse_document(&template.text);
     let source = Html::parse_document(&content.text);
     transplant(&mut doc, template.node, &source, content.node);
+    if rules == Rules::Transplant {
+        move_head_metadata(&mut doc, &source);
+        strip_url_metadata(&mut doc);
+    }
     declare_utf8(&mut doc);
     doc.html()
 }
@@ -586,6 +660,75 @@ mod tests {
                 .clone()
         };
         assert_ne!(pairs(&a), pairs(&c));
+    }
+
+    #[test]
+    fn transplant_rules_move_the_head_with_the_content_and_drop_addresses() {
+        let tmp = tempfile::tempdir().unwrap();
+        let set = tmp.path().join("typed-dev");
+        fs::create_dir_all(set.join("html")).unwrap();
+        fs::create_dir_all(set.join("ground-truth")).unwrap();
+        let types = [
+            "article", "article", "listing", "forum", "article", "listing",
+        ];
+        for (i, kind) in types.iter().enumerate() {
+            let (html, article) = site_page(i, i);
+            let html = html.replace(
+                "</head>",
+                &format!(
+                    "<link rel=\"canonical\" href=\"https://s{i}.example/a\">\
+                     <meta property=\"og:url\" content=\"https://s{i}.example/a\">\
+                     <meta property=\"og:title\" content=\"Story {i}\">\
+                     <meta name=\"description\" content=\"about story {i}\">\
+                     <base href=\"https://s{i}.example/\">\
+                     <link rel=\"stylesheet\" href=\"/site{i}.css\"></head>"
+                ),
+            );
+            fs::write(set.join(format!("html/p{i}.html")), html).unwrap();
+            let truth =
+                serde_json::json!({"page_type": kind, "ground_truth": {"main_content": article}});
+            fs::write(
+                set.join(format!("ground-truth/p{i}.json")),
+                truth.to_string(),
+            )
+            .unwrap();
+        }
+        let out = tmp.path().join("bench");
+        let options = BuildOptions {
+            rules: Rules::Transplant,
+            ..BuildOptions::default()
+        };
+        let report = build_benchmark(&set, &out, &options).unwrap();
+        assert_eq!(report.rules, Rules::Transplant);
+        let pairs = read_pairs(&out).unwrap();
+        assert_eq!(pairs.len(), 3);
+        let site = |id: &str| id.trim_start_matches('p').parse::<usize>().unwrap();
+        let base_types: Vec<&str> = pairs.iter().map(|p| types[site(&p.id)]).collect();
+        for pair in &pairs {
+            let (i, j) = (site(&pair.id), site(&pair.near_template));
+            // A template of another type, where the base pages have another type.
+            if base_types.iter().any(|&t| t != types[i]) {
+                assert_ne!(types[i], types[j], "{pair:?}");
+            }
+            let near = fs::read_to_string(out.join(&pair.near)).unwrap();
+            // The content's title and descriptions came with it; the template's style sheet
+            // stayed.
+            assert!(near.contains(&format!("<title>Site {i}</title>")), "{near}");
+            assert!(near.contains(&format!("content=\"Story {i}\"")), "{near}");
+            assert!(near.contains(&format!("about story {i}")), "{near}");
+            assert!(!near.contains(&format!("Story {j}\"")), "{near}");
+            assert!(near.contains(&format!("/site{j}.css")), "{near}");
+            assert!(near.contains(&format!("navword{j} home")), "{near}");
+            // No page keeps an address.
+            for file in [&pair.base, &pair.near, &pair.non] {
+                let html = fs::read_to_string(out.join(file)).unwrap();
+                for gone in ["canonical", "og:url", "<base"] {
+                    assert!(!html.contains(gone), "{file}: {gone} in {html}");
+                }
+            }
+            let base = fs::read_to_string(out.join(&pair.base)).unwrap();
+            assert!(base.contains(&format!("<title>Site {i}</title>")), "{base}");
+        }
     }
 
     #[test]

@@ -264,6 +264,11 @@ pub struct Score {
     pub copy_hits: usize,
     /// Same-host copies asked.
     pub copies: usize,
+    /// The near-replicas (by position in `pairs.jsonl`) not matched to their own base page,
+    /// each with the base page it was matched to instead, if any; listed in
+    /// [`BenchmarkEval::misses`] for the replica view's extra detectors.
+    #[serde(skip)]
+    pub missed: Vec<(usize, Option<usize>)>,
 }
 
 /// A cell of the keyword grid.
@@ -334,6 +339,27 @@ pub struct BenchmarkEval {
     pub template_sites: usize,
     /// On the replica text.
     pub replica: ViewEval,
+    /// The near-replicas each extra detector (ingest's) missed on the replica view, with what
+    /// the cleaner kept of them.
+    pub misses: Vec<Miss>,
+}
+
+/// A near-replica a detector did not match to its base page.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Miss {
+    /// The detector.
+    pub detector: String,
+    /// The base page's id.
+    pub id: String,
+    /// The page whose template the near-replica uses.
+    pub near_template: String,
+    /// The base page it was matched to instead, if any.
+    pub matched: Option<String>,
+    /// Characters of the base page's topic content.
+    pub base_topic_chars: usize,
+    /// Characters of the near-replica's topic content: far more than the base page's when the
+    /// cleaner kept the template's furniture, far fewer when it lost the article.
+    pub near_topic_chars: usize,
 }
 
 /// The views of one page.
@@ -405,6 +431,7 @@ pub fn evaluate_benchmark(
     let raw = pool.install(|| evaluate_view(&pages, View::Raw, extra));
     let topic = pool.install(|| evaluate_view(&pages, View::Topic, extra));
     let replica = pool.install(|| evaluate_view(&pages, View::Replica, extra));
+    let misses = misses(&replica, &pairs, &pages);
     Ok(BenchmarkEval {
         dir: dir.to_path_buf(),
         cleaner: cleaner.name().to_string(),
@@ -416,7 +443,26 @@ pub fn evaluate_benchmark(
         topic,
         template_sites,
         replica,
+        misses,
     })
+}
+
+/// The misses of `view`'s extra detectors, in detector then pair order.
+fn misses(view: &ViewEval, pairs: &[Pair], pages: &Pages) -> Vec<Miss> {
+    let chars = |page: &Option<Views>| page.as_ref().map_or(0, |v| v.topic.text.chars().count());
+    view.extra
+        .iter()
+        .flat_map(|score| {
+            score.missed.iter().map(|&(i, matched)| Miss {
+                detector: score.detector.clone(),
+                id: pairs[i].id.clone(),
+                near_template: pairs[i].near_template.clone(),
+                matched: matched.map(|b| pairs[b].id.clone()),
+                base_topic_chars: chars(&pages.base[i]),
+                near_topic_chars: chars(&pages.near[i]),
+            })
+        })
+        .collect()
 }
 
 /// Cleans every page of the benchmark, in parallel, and learns the sites' templates; also
@@ -599,8 +645,11 @@ fn score_detector(detector: &mut dyn NearDetector, pages: &Pages, view: View) ->
     for (id, page) in pages.near.iter().enumerate() {
         match find(page) {
             Some((of, _)) if of == id as u64 => score.hits += 1,
-            Some(_) => score.misplaced += 1,
-            None => {}
+            Some((of, _)) => {
+                score.misplaced += 1;
+                score.missed.push((id, usize::try_from(of).ok()));
+            }
+            None => score.missed.push((id, None)),
         }
     }
     score.errors = pages.non.iter().filter(|p| find(p).is_some()).count();
@@ -633,6 +682,7 @@ fn empty_score(name: &str) -> Score {
         error_rate: 0.0,
         copy_hits: 0,
         copies: 0,
+        missed: Vec::new(),
     }
 }
 
@@ -668,6 +718,27 @@ impl BenchmarkEval {
         for view in [&self.raw, &self.topic, &self.replica] {
             out.push('\n');
             out.push_str(&view.render());
+        }
+        if !self.misses.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nnear-replicas missed on the replica view (topic characters of the base page \
+                 and of the near-replica):"
+            );
+            for m in &self.misses {
+                let _ = writeln!(
+                    out,
+                    "{}: {} in {}'s template{}, {} / {}",
+                    m.detector,
+                    m.id,
+                    m.near_template,
+                    m.matched
+                        .as_ref()
+                        .map_or(String::new(), |b| format!(" (matched {b})")),
+                    m.base_topic_chars,
+                    m.near_topic_chars
+                );
+            }
         }
         out
     }
@@ -779,6 +850,16 @@ mod tests {
         );
     }
 
+    fn figures() -> super::super::benchmark::CoverageFigures {
+        super::super::benchmark::CoverageFigures {
+            coverage: 1.0,
+            precision: 1.0,
+            node_tokens: 1,
+            reference_tokens: 1,
+            body_tokens: 1,
+        }
+    }
+
     #[test]
     fn hits_misplaced_and_errors_are_counted() {
         let pages = make_pages();
@@ -809,6 +890,39 @@ mod tests {
         let mut exact = IngestDetector::exact();
         let s = score_detector(&mut exact, &same, View::Topic);
         assert_eq!((s.hits, s.misplaced), (2, 1));
+        assert_eq!(s.missed, [(2, Some(1))]);
+        // Misses are listed with what the cleaner kept of the pages.
+        let pairs: Vec<Pair> = (0..3)
+            .map(|i| Pair {
+                id: format!("p{i}"),
+                base: String::new(),
+                near: String::new(),
+                near_template: format!("p{}", (i + 1) % 3),
+                non: String::new(),
+                non_content: String::new(),
+                coverage: figures(),
+                near_template_coverage: figures(),
+                non_content_coverage: figures(),
+            })
+            .collect();
+        let view = ViewEval {
+            view: View::Replica,
+            pages_without_terms: 0,
+            exact: s.clone(),
+            grid: Vec::new(),
+            extra: vec![s.clone()],
+        };
+        let listed = misses(&view, &pairs, &same);
+        assert_eq!(listed.len(), 1);
+        assert_eq!(
+            (listed[0].id.as_str(), listed[0].near_template.as_str()),
+            ("p2", "p0")
+        );
+        assert_eq!(listed[0].matched.as_deref(), Some("p1"));
+        assert_eq!(
+            (listed[0].base_topic_chars, listed[0].near_topic_chars),
+            (ARTICLES[2].len(), ARTICLES[1].len())
+        );
         // Unreadable pages match nothing.
         same.near[0] = None;
         same.base[1] = None;

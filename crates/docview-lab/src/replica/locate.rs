@@ -1,7 +1,8 @@
 //! Finding a page's main content from its reference text, independent of any cleaner, and
 //! moving main content from one page into another page's template: the two operations the
 //! replica benchmark (`docview replicas build`) makes its near-replica and non-replica pages
-//! with.
+//! with; under its transplant rules, also the head metadata that describes the content moved
+//! with it ([`move_head_metadata`]) and the page's address removed ([`strip_url_metadata`]).
 //!
 //! The locator's rule: the reference and every element's visible text are tokenized as the
 //! corpus scoring does (`\w+` runs lowercased, each CJK character one token). An element's
@@ -340,12 +341,17 @@ pub fn transplant(template: &mut Html, at: NodeId, content: &Html, from: NodeId)
     let Some(source) = content.tree.get(from) else {
         return;
     };
+    let children: Vec<NodeId> = source.children().map(|c| c.id()).collect();
+    for child in children {
+        append_copy(template, at, content, child);
+    }
+}
+
+/// Appends a copy of `content`'s node `from`, its subtree included, as the last child of
+/// `template`'s node `at`.
+fn append_copy(template: &mut Html, at: NodeId, content: &Html, from: NodeId) {
     // Depth-first copy with an explicit stack: no recursion, whatever the nesting.
-    let mut stack: Vec<(NodeId, NodeId)> = source
-        .children()
-        .rev()
-        .map(|child| (child.id(), at))
-        .collect();
+    let mut stack = vec![(from, at)];
     while let Some((src, dst_parent)) = stack.pop() {
         let Some(src_node) = content.tree.get(src) else {
             continue;
@@ -356,6 +362,125 @@ pub fn transplant(template: &mut Html, at: NodeId, content: &Html, from: NodeId)
         let copy = parent.append(src_node.value().clone()).id();
         stack.extend(src_node.children().rev().map(|child| (child.id(), copy)));
     }
+}
+
+/// What a `<head>` element says about a page, for the transplant rules of the replica
+/// benchmark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HeadMeta {
+    /// It describes the page's content (its title, description, keywords, author, Open Graph,
+    /// Twitter and article properties, JSON-LD): it moves with the content.
+    Content,
+    /// It gives the page's address (`<base>`, the canonical and short links, `og:url`): a
+    /// page built from two pages has none.
+    Url,
+    /// Anything else (charset, viewport, style sheets, scripts): it stays with the template.
+    Template,
+}
+
+/// What `element` says about its page.
+fn head_meta(element: &scraper::node::Element) -> HeadMeta {
+    match element.name() {
+        "title" => HeadMeta::Content,
+        "base" => HeadMeta::Url,
+        "link" => {
+            let rel = element.attr("rel").unwrap_or("").to_ascii_lowercase();
+            if rel
+                .split_ascii_whitespace()
+                .any(|r| matches!(r, "canonical" | "shortlink" | "amphtml"))
+            {
+                HeadMeta::Url
+            } else {
+                HeadMeta::Template
+            }
+        }
+        "meta" => {
+            let key = element
+                .attr("property")
+                .or_else(|| element.attr("name"))
+                .or_else(|| element.attr("itemprop"))
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase();
+            if matches!(key.as_str(), "og:url" | "twitter:url" | "url") {
+                HeadMeta::Url
+            } else if matches!(
+                key.as_str(),
+                "description" | "keywords" | "news_keywords" | "author" | "date" | "headline"
+            ) || [
+                "og:",
+                "twitter:",
+                "article:",
+                "dc.",
+                "dcterms.",
+                "citation_",
+            ]
+            .iter()
+            .any(|prefix| key.starts_with(prefix))
+            {
+                HeadMeta::Content
+            } else {
+                HeadMeta::Template
+            }
+        }
+        "script"
+            if element
+                .attr("type")
+                .is_some_and(|t| t.trim().eq_ignore_ascii_case("application/ld+json")) =>
+        {
+            HeadMeta::Content
+        }
+        _ => HeadMeta::Template,
+    }
+}
+
+/// The page's `<head>` element and the elements in it of kind `kind`, in document order.
+fn head_elements(doc: &Html, kind: HeadMeta) -> (Option<NodeId>, Vec<NodeId>) {
+    let Some(head) = doc
+        .tree
+        .root()
+        .descendants()
+        .find(|n| n.value().as_element().is_some_and(|e| e.name() == "head"))
+    else {
+        return (None, Vec::new());
+    };
+    let found = head
+        .descendants()
+        .filter(|n| n.value().as_element().is_some_and(|e| head_meta(e) == kind))
+        .map(|n| n.id())
+        .collect();
+    (Some(head.id()), found)
+}
+
+/// Detaches the nodes `ids` of `doc`.
+fn detach_all(doc: &mut Html, ids: Vec<NodeId>) {
+    for id in ids {
+        if let Some(mut node) = doc.tree.get_mut(id) {
+            node.detach();
+        }
+    }
+}
+
+/// Moves the head metadata that describes the content with it: `template`'s title,
+/// description, Open Graph, JSON-LD and the like (see [`HeadMeta::Content`]) are replaced by
+/// `content`'s.
+pub fn move_head_metadata(template: &mut Html, content: &Html) {
+    let (head, own) = head_elements(template, HeadMeta::Content);
+    let Some(head) = head else {
+        return;
+    };
+    detach_all(template, own);
+    let (_, moved) = head_elements(content, HeadMeta::Content);
+    for from in moved {
+        append_copy(template, head, content, from);
+    }
+}
+
+/// Removes the page's address from its head: `<base>`, canonical, short and AMP links,
+/// `og:url` (see [`HeadMeta::Url`]).
+pub fn strip_url_metadata(doc: &mut Html) {
+    let (_, url) = head_elements(doc, HeadMeta::Url);
+    detach_all(doc, url);
 }
 
 /// Detaches every child of `node`.
