@@ -258,6 +258,11 @@ struct ClassifyEvalArgs {
         required_unless_present = "folds"
     )]
     model: Option<PathBuf>,
+    /// Write each page's cross-validated prediction as JSON lines to FILE (set, id, class,
+    /// predicted class, and the page's shape: its page type of §4.1, links, words, paragraphs,
+    /// hub blocks); with --compare-raw, the first method's.
+    #[arg(long, value_name = "FILE", requires = "folds")]
+    predictions: Option<PathBuf>,
     /// Cross-validate with this many folds by site instead of scoring a model.
     #[arg(long, value_name = "N")]
     folds: Option<usize>,
@@ -1716,8 +1721,8 @@ fn classify_eval(args: ClassifyEvalArgs) -> Result<()> {
             }
         }
     }
-    for method in methods {
-        let (report, secs) = docview::classify::cross_validate(
+    for (n, method) in methods.into_iter().enumerate() {
+        let cv = docview::classify::cross_validate(
             &pages,
             method,
             &args.opts.label,
@@ -1728,9 +1733,18 @@ fn classify_eval(args: ClassifyEvalArgs) -> Result<()> {
             "{}-fold cross-validation by site, {} (training {:.2} s a fold):",
             folds,
             method_name(method),
-            secs.iter().sum::<f64>() / secs.len().max(1) as f64
+            cv.train_secs.iter().sum::<f64>() / cv.train_secs.len().max(1) as f64
         );
-        out!("{}", report.render());
+        out!("{}", cv.report.render());
+        if let (0, Some(path)) = (n, &args.predictions) {
+            write_atomically(path, |w| {
+                for p in &cv.predictions {
+                    serde_json::to_writer(&mut *w, p).map_err(std::io::Error::other)?;
+                    w.write_all(b"\n")?;
+                }
+                Ok(())
+            })?;
+        }
     }
     Ok(())
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use rayon::prelude::*;
+use serde::Serialize;
 
 use crate::Result;
 use crate::eval::LabelledPage;
@@ -44,6 +45,10 @@ impl Source {
 /// One labelled page as the classifier sees it.
 #[derive(Debug, Clone)]
 pub struct ClassPage {
+    /// Its labelled set's folder name.
+    pub set: String,
+    /// Its file id in the set.
+    pub id: String,
     /// Its site (registered domain), for the folds.
     pub site: String,
     /// Its class.
@@ -165,6 +170,8 @@ pub fn class_pages(
                     topic_page.language,
                 );
                 Ok(Some(ClassPage {
+                    set: set.to_string(),
+                    id: page.file_id.clone(),
                     site: page_site(page, set, tree),
                     label,
                     topic: topic_page.topic_features(&analyzer),
@@ -241,16 +248,56 @@ pub fn evaluate(model: &PageClassifier, pages: &[ClassPage]) -> ClassReport {
     ClassReport::of(&pairs)
 }
 
+/// One page's class as a cross-validation predicted it, with the page's shape: a line of
+/// `classify eval --predictions`, from which a rule that reads the class beside the cleaner's
+/// evidence (the DocView's hub type) can be measured on classes the model did not learn from
+/// the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Prediction {
+    /// The page's set.
+    pub set: String,
+    /// Its file id.
+    pub id: String,
+    /// Its class.
+    pub label: String,
+    /// The class predicted by the model of the folds without its site (none: the model gave
+    /// none).
+    pub predicted: Option<String>,
+    /// Its page type of §4.1 (the cleaner's topic, hub or image).
+    pub page_type: String,
+    /// Links of its kept and hub blocks.
+    pub links: usize,
+    /// Words of its visible text.
+    pub visible_words: usize,
+    /// Words of its topic content.
+    pub topic_words: usize,
+    /// Paragraphs of its topic content.
+    pub paragraphs: usize,
+    /// Its hub blocks.
+    pub hub_blocks: usize,
+}
+
+/// What a cross-validation gives: the report over all pages, the training seconds per fold
+/// and each page's prediction, in page order.
+#[derive(Debug, Clone)]
+pub struct CrossValidation {
+    /// The report over all pages.
+    pub report: ClassReport,
+    /// Training seconds per fold.
+    pub train_secs: Vec<f64>,
+    /// Each page's prediction.
+    pub predictions: Vec<Prediction>,
+}
+
 /// Site-grouped `folds`-fold cross-validation: a classifier trained on the other folds
-/// classifies each fold's pages; no site is on both sides. Returns the report over all pages
-/// and the training seconds per fold.
+/// classifies each fold's pages; no site is on both sides.
 pub fn cross_validate(
     pages: &[ClassPage],
     method: Method,
     scheme: &str,
     folds: usize,
     threads: usize,
-) -> Result<(ClassReport, Vec<f64>)> {
+) -> Result<CrossValidation> {
     let fold_of: BTreeMap<String, usize> =
         site_folds_of(pages.iter().map(|p| p.site.as_str()), folds);
     let mut pairs: Vec<(usize, String, Option<String>)> = Vec::new();
@@ -273,8 +320,30 @@ pub fn cross_validate(
         pairs.extend(scored);
     }
     pairs.sort_by_key(|p| p.0);
+    let predictions = pairs
+        .iter()
+        .map(|(i, label, predicted)| {
+            let page = &pages[*i];
+            Prediction {
+                set: page.set.clone(),
+                id: page.id.clone(),
+                label: label.clone(),
+                predicted: predicted.clone(),
+                page_type: page.shape.page_type.clone(),
+                links: page.shape.links,
+                visible_words: page.shape.visible_words,
+                topic_words: page.shape.topic_words,
+                paragraphs: page.shape.paragraphs,
+                hub_blocks: page.shape.hub_blocks,
+            }
+        })
+        .collect();
     let pairs: Vec<(String, Option<String>)> = pairs.into_iter().map(|(_, t, p)| (t, p)).collect();
-    Ok((ClassReport::of(&pairs), train_secs))
+    Ok(CrossValidation {
+        report: ClassReport::of(&pairs),
+        train_secs,
+        predictions,
+    })
 }
 
 #[cfg(test)]
@@ -288,6 +357,8 @@ mod tests {
         features.sort_by(|a, b| a.0.cmp(&b.0));
         let v = FeatureVector { features };
         ClassPage {
+            set: "tiny-dev".to_string(),
+            id: format!("{site}-{label}-{}", terms.join("-")),
             site: site.to_string(),
             label: label.to_string(),
             topic: v.clone(),
@@ -326,10 +397,20 @@ mod tests {
             structure: 0.0,
         };
         let method = Method::Neighbours(Source::Topic, params);
-        let (report, secs) = cross_validate(&pages, method, "kind", 3, 1).unwrap();
-        assert_eq!(secs.len(), 3);
+        let CrossValidation {
+            report,
+            train_secs,
+            predictions,
+        } = cross_validate(&pages, method, "kind", 3, 1).unwrap();
+        assert_eq!(train_secs.len(), 3);
         assert_eq!(report.pages, 9);
         assert_eq!(report.accuracy, 1.0, "{}", report.render());
+        // One prediction a page, in page order, each the page's own class here.
+        assert_eq!(predictions.len(), pages.len());
+        for (p, page) in predictions.iter().zip(&pages) {
+            assert_eq!((&p.id, &p.label), (&page.id, &page.label));
+            assert_eq!(p.predicted.as_ref(), Some(&page.label));
+        }
         let folds = site_folds_of(pages.iter().map(|p| p.site.as_str()), 3);
         assert_eq!(folds.len(), 6, "one fold per site");
     }

@@ -462,8 +462,8 @@ fn detach_all(doc: &mut Html, ids: Vec<NodeId>) {
 }
 
 /// Moves the head metadata that describes the content with it: `template`'s title,
-/// description, Open Graph, JSON-LD and the like (see [`HeadMeta::Content`]) are replaced by
-/// `content`'s.
+/// description, keywords, author, Open Graph, Twitter and article properties and JSON-LD are
+/// replaced by `content`'s.
 pub fn move_head_metadata(template: &mut Html, content: &Html) {
     let (head, own) = head_elements(template, HeadMeta::Content);
     let Some(head) = head else {
@@ -477,7 +477,7 @@ pub fn move_head_metadata(template: &mut Html, content: &Html) {
 }
 
 /// Removes the page's address from its head: `<base>`, canonical, short and AMP links,
-/// `og:url` (see [`HeadMeta::Url`]).
+/// `og:url`.
 pub fn strip_url_metadata(doc: &mut Html) {
     let (_, url) = head_elements(doc, HeadMeta::Url);
     detach_all(doc, url);
