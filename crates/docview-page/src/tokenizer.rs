@@ -3,7 +3,7 @@
 //!
 //! html5ever's own tokenizer is written for input that arrives in pieces: it steps one
 //! character at a time through a state machine it can suspend anywhere, and builds every tag
-//! name, attribute name and value character by character. Profiles of `ingest` put it at a
+//! name, attribute name and value character by character; profiles of `ingest` put it at a
 //! fifth of all the work. docview always holds the whole page, so this tokenizer reads each
 //! construct in one go, with a byte scan to its end: a run of text becomes one token that
 //! shares the page's buffer (a tendril slice, so the DOM's text nodes grow without copying),
@@ -13,14 +13,21 @@
 //! boundaries.
 //!
 //! The tokens are the ones html5ever's tokenizer gives its tree builder, state by state (its
-//! deviations from the standard included, since the tree builder is tested against them), but
-//! for three things the tree builder cannot see: runs of text are cut in other places (the
-//! tree builder treats text character by character), parse errors are not reported (docview
-//! reads no error and the tree builder acts on none), and the text of `<style>` elements and of
-//! scripts other than JSON-LD is passed over unread ([`crate::raw_text`]): the tag tree drops
-//! those elements whole. Tests build the DOM both ways, through this tokenizer and through
-//! html5ever's, and compare the trees on the standard's tricky cases, random markup and corpus
-//! pages.
+//! deviations from the standard included, since the tree builder is tested against them),
+//! except that:
+//! - runs of text are cut in other places (the tree builder treats text character by
+//!   character);
+//! - parse errors are not reported (docview reads none, and the tree builder acts on none);
+//! - the text of `<style>` elements and of scripts other than JSON-LD is passed over unread
+//!   ([`crate::raw_text`]): the tag tree drops those elements whole;
+//! - a byte order mark is dropped only at the start of the page (html5ever drops one again
+//!   after each `</script>`, where its driver resumes it);
+//! - the tokenizer counts how deep the tags nest, as [`crate::nesting`]'s scan counts, and stops
+//!   when they pass the limit the caller gives (the page is then parsed again with the deepest
+//!   elements unwrapped).
+//!
+//! Tests build the DOM both ways, through this tokenizer and through html5ever's, and compare
+//! the trees on the standard's tricky cases, random markup and corpus pages.
 
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 use html5ever::tendril::StrTendril;
@@ -52,9 +59,7 @@ pub(crate) fn tokenize<S: TokenSink>(html: &str, sink: &S, max_depth: usize) -> 
     } else {
         html
     };
-    // A byte order mark at the start is dropped (html5ever's `discard_bom`; html5ever drops
-    // one again wherever its driver resumes it, after each `</script>`, which the standard
-    // does not say and this tokenizer does not do).
+    // A byte order mark at the start is dropped (html5ever's `discard_bom`).
     let html = html.strip_prefix('\u{FEFF}').unwrap_or(html);
     let input = StrTendril::from_slice(html);
     let mut tokenizer = Tokenizer {
