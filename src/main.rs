@@ -260,7 +260,8 @@ struct ClassifyEvalArgs {
     model: Option<PathBuf>,
     /// Write each page's cross-validated prediction as JSON lines to FILE (set, id, class,
     /// predicted class, and the page's shape: its page type of §4.1, links, words, paragraphs,
-    /// hub blocks); with --compare-raw, the first method's.
+    /// hub blocks, the links of its topic content and their anchor words); with --compare-raw,
+    /// the first method's.
     #[arg(long, value_name = "FILE", requires = "folds")]
     predictions: Option<PathBuf>,
     /// Cross-validate with this many folds by site instead of scoring a model.

@@ -12,7 +12,8 @@ use serde::Serialize;
 use crate::Result;
 use crate::eval::LabelledPage;
 use crate::eval::blocks::{page_site, site_folds_of};
-use crate::extract::{PageLimits, extract_page_within, topic::TopicPage};
+use crate::extract::topic::{LinkPlace, TopicPage};
+use crate::extract::{PageLimits, extract_page_within};
 use crate::input::read_page_bytes;
 use docview_classify::{
     ClassReport, Classifier, PageClassifier, PageShape, PageView, Params, TreeClassifier,
@@ -59,6 +60,8 @@ pub struct ClassPage {
     pub raw: FeatureVector,
     /// Its structural features.
     pub shape: PageShape,
+    /// Links in its topic content, and the words of their anchor texts.
+    pub topic_links: (usize, usize),
     /// Its signals, for the trees.
     pub signals: PageSignals,
     /// Its `<title>`.
@@ -182,6 +185,7 @@ pub fn class_pages(
                         Some(page.url.as_str()).filter(|u| !u.is_empty()),
                         &topic_page,
                     ),
+                    topic_links: topic_links(&topic_page),
                     signals: topic_page.signals.clone(),
                     title: topic_page.title.clone(),
                 }))
@@ -248,6 +252,17 @@ pub fn evaluate(model: &PageClassifier, pages: &[ClassPage]) -> ClassReport {
     ClassReport::of(&pairs)
 }
 
+/// The links of `page`'s topic content and the words of their anchor texts: how much of the
+/// topic content is a list of links.
+fn topic_links(page: &TopicPage) -> (usize, usize) {
+    page.links
+        .iter()
+        .filter(|l| l.place == LinkPlace::Topic)
+        .fold((0, 0), |(n, words), l| {
+            (n + 1, words + l.anchor_text.split_whitespace().count())
+        })
+}
+
 /// One page's class as a cross-validation predicted it, with the page's shape: a line of
 /// `classify eval --predictions`, from which a rule that reads the class beside the cleaner's
 /// evidence (the DocView's hub type) can be measured on classes the model did not learn from
@@ -275,6 +290,10 @@ pub struct Prediction {
     pub paragraphs: usize,
     /// Its hub blocks.
     pub hub_blocks: usize,
+    /// Links in its topic content.
+    pub topic_links: usize,
+    /// Words of those links' anchor texts.
+    pub topic_anchor_words: usize,
 }
 
 /// What a cross-validation gives: the report over all pages, the training seconds per fold
@@ -335,6 +354,8 @@ pub fn cross_validate(
                 topic_words: page.shape.topic_words,
                 paragraphs: page.shape.paragraphs,
                 hub_blocks: page.shape.hub_blocks,
+                topic_links: page.topic_links.0,
+                topic_anchor_words: page.topic_links.1,
             }
         })
         .collect();
@@ -364,6 +385,7 @@ mod tests {
             topic: v.clone(),
             raw: v,
             shape: PageShape::default(),
+            topic_links: (0, 0),
             signals: PageSignals::default(),
             title: String::new(),
         }
@@ -413,5 +435,26 @@ mod tests {
         }
         let folds = site_folds_of(pages.iter().map(|p| p.site.as_str()), 3);
         assert_eq!(folds.len(), 6, "one fold per site");
+    }
+    #[test]
+    fn topic_links_count_the_links_of_the_topic_content_and_their_words() {
+        let cleaner = docview_clean::Framework::default();
+        let list: String = (0..12)
+            .map(|i| format!("<li><a href=/s{i}>Story number {i} of the week</a></li>"))
+            .collect();
+        let html = format!(
+            "<html><head><title>Stories</title></head><body><nav><a href=/>Home</a></nav>\
+             <div id=main><h1>This week's stories</h1><ul>{list}</ul></div></body></html>"
+        );
+        let page = crate::extract::extract_page(html.as_bytes(), None, "list.html", &cleaner)
+            .expect("a page");
+        let (links, words) = topic_links(&TopicPage::of(&page));
+        assert!(links >= 12, "{links}");
+        assert!(words >= 12 * 5, "{words}");
+        let plain = "<html><body><div><p>Tide pools hold anemones, crabs and small fish \
+            between the tides, and the water grows salty as it evaporates.</p></div></body></html>";
+        let page = crate::extract::extract_page(plain.as_bytes(), None, "p.html", &cleaner)
+            .expect("a page");
+        assert_eq!(topic_links(&TopicPage::of(&page)), (0, 0));
     }
 }
