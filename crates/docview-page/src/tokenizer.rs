@@ -176,6 +176,13 @@ impl<S: TokenSink> Tokenizer<'_, S> {
         }
     }
 
+    /// Emits the characters of a character reference.
+    fn emit_ref(&self, chars: CharRef) {
+        let mut text = String::new();
+        chars.push_to(&mut text);
+        self.emit_str(&text);
+    }
+
     /// The data state: text, character references and NULs up to each tag, comment or doctype,
     /// to the end of the document; false when the tags nest too deep to go on.
     fn run(&mut self) -> bool {
@@ -198,9 +205,7 @@ impl<S: TokenSink> Tokenizer<'_, S> {
                     match self.char_ref(p + 1, false) {
                         Some((chars, end)) => {
                             self.emit_slice(start, p);
-                            let mut text = String::new();
-                            chars.push_to(&mut text);
-                            self.emit_str(&text);
+                            self.emit_ref(chars);
                             start = end;
                             at = end;
                         }
@@ -566,9 +571,7 @@ impl<S: TokenSink> Tokenizer<'_, S> {
             match self.char_ref(p + 1, false) {
                 Some((chars, end)) => {
                     self.emit_slice(start, p);
-                    let mut text = String::new();
-                    chars.push_to(&mut text);
-                    self.emit_str(&text);
+                    self.emit_ref(chars);
                     start = end;
                     at = end;
                 }
