@@ -270,8 +270,9 @@ fn json_report_of_an_article() {
         "the display:none block is not reported hidden and dropped"
     );
     // Each text block shows the learned cleaner's features and score, and the decision
-    // follows the score: a kept block scored at least the threshold, or sits between two that
-    // did (smoothing).
+    // follows the score: a block scored at least the page's threshold is kept. The article is
+    // a prose page, decided at the higher of the model's two thresholds: a navigation item
+    // scored between them is dropped.
     let scored: Vec<&Value> = blocks.iter().filter(|b| b.get("score").is_some()).collect();
     assert!(scored.len() >= 5, "{} scored blocks", scored.len());
     for block in &scored {
@@ -283,10 +284,16 @@ fn json_report_of_an_article() {
         assert!(features.contains_key("block_weight") && features.contains_key("page_cosine"));
         let score = block["score"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&score), "{score}");
-        if score >= 0.5 {
+        if score >= f64::from(docview::clean::PROSE_THRESHOLD) {
             assert_eq!(block["verdict"], "kept", "{block}");
         }
     }
+    assert!(scored.iter().any(|b| {
+        let score = b["score"].as_f64().unwrap();
+        (f64::from(docview::clean::THRESHOLD)..f64::from(docview::clean::PROSE_THRESHOLD))
+            .contains(&score)
+            && b["verdict"] == "dropped"
+    }));
     assert!(scored.iter().any(|b| b["score"].as_f64().unwrap() < 0.5));
 }
 

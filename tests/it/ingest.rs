@@ -310,6 +310,73 @@ fn boilerplate_is_found_in_fulltext_only_and_content_in_all_indexes() {
     }
 }
 
+/// Furniture at the edges of the sample articles (issue 27): section labels and nav items as the
+/// first line, share bars, newsletter boxes, comment prompts, breadcrumbs and pagination. The
+/// learned cleaner decides an article's blocks at its prose threshold, and none of these lines
+/// stays in its record; each article's own words do.
+#[test]
+fn sample_articles_lose_their_furniture() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    run_ingest(vec![samples_warc()], &out);
+    let records = records(&out);
+    let topic = |url: &str| -> &str {
+        &records
+            .iter()
+            .find(|r| r.docview.identifier == url)
+            .unwrap_or_else(|| panic!("no record of {url}"))
+            .docview
+            .topic_content
+    };
+    let fieldnotes = "http://www.fieldnotes.example";
+    let cases: &[(String, &str, &str)] = &[
+        (DAWN_CHORUS_SHORTLINK.into(), "Birds", "dawn chorus"),
+        (
+            format!("{fieldnotes}/2021/09/slow-maps-on-old-gravestones/"),
+            "Leave a comment",
+            "lichens",
+        ),
+        (
+            format!("{fieldnotes}/2021/09/slow-maps-on-old-gravestones/"),
+            "About",
+            "lichens",
+        ),
+        (
+            format!("{fieldnotes}/2022/03/from-the-archive-gull-island-ferry/"),
+            "About",
+            "ferry",
+        ),
+        (
+            format!("{fieldnotes}/2022/03/point-ruth-light-gets-a-fresh-coat/"),
+            "Share this: Twitter Facebook Email",
+            "lighthouse",
+        ),
+        (
+            format!("{fieldnotes}/2021/07/reading-the-rock-pools/"),
+            "The Fieldnotes letter",
+            "pool",
+        ),
+        (
+            "http://www.harbor-gazette.example/notices/2003/08/08/dredging.html".into(),
+            "SEARCH",
+            "dredging",
+        ),
+        (
+            "http://www.xinyu-daily.example/local/2012/10/20/night-market.html".into(),
+            "当前位置：首页 > 本地 > 正文",
+            "夜市",
+        ),
+    ];
+    for (url, furniture, words) in cases {
+        let text = topic(url);
+        assert!(
+            text.lines().all(|line| line.trim() != *furniture),
+            "{url} keeps {furniture:?}:\n{text}"
+        );
+        assert!(text.contains(words), "{url} lost {words:?}:\n{text}");
+    }
+}
+
 #[test]
 fn a_folder_of_pages_gives_the_same_records_as_the_warc() {
     let dir = tempfile::tempdir().unwrap();

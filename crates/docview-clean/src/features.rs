@@ -202,6 +202,11 @@ fn hint_family(hint: Hint) -> f32 {
     }
 }
 
+/// True for the characters that end a sentence, in the scripts of the labelled sets.
+pub(crate) fn is_sentence_end(c: char) -> bool {
+    matches!(c, '.' | '!' | '?' | '。' | '！' | '？')
+}
+
 /// What the own text of one block holds, beyond the tree's counts.
 #[derive(Debug, Clone, Copy, Default)]
 struct TextStats {
@@ -320,7 +325,7 @@ pub fn block_features(tree: &TagTree, analysis: &Analysis) -> BlockFeatures {
                 let text = tree.slice(start, end);
                 for c in text.chars() {
                     match c {
-                        '.' | '!' | '?' | '。' | '！' | '？' => {
+                        c if is_sentence_end(c) => {
                             st.punct += 1;
                             st.sentence_ends += 1;
                         }

@@ -3,8 +3,12 @@
 //!
 //! For each page: the framework's [`Analysis`](super::framework::Analysis) (block weights,
 //! noise blocks, central areas, page type, its own decisions), the [`features`](super::features)
-//! of every text block, a score per block from the [`BlockModel`]. The decision then follows
-//! the tree: a block whose score reaches the model's threshold keeps its own text; a short
+//! of every text block, a score per block from the [`BlockModel`]. The threshold depends on
+//! what the page is: on a [prose page](prose_page), whose likely content is mostly long
+//! paragraphs (an article), the model's higher prose threshold drops the comments, teasers and
+//! furniture that score near the middle; on a page of items (a listing, a product), the lower
+//! threshold keeps short items. The decision then follows the tree: a block whose score
+//! reaches the page's threshold keeps its own text; a short
 //! block between two kept blocks is kept with them (smoothing between neighbours); a block
 //! with kept blocks below it but a low score of its own keeps only its children; the topic
 //! root is the lowest common ancestor of the kept blocks. The topic content stays a pruned tag
@@ -23,7 +27,7 @@
 
 use std::sync::Arc;
 
-use super::features::{BlockFeatures, FEATURE_NAMES, block_features};
+use super::features::{BlockFeatures, FEATURE_NAMES, block_features, is_sentence_end};
 use super::framework::Analysis;
 use super::model::BlockModel;
 use super::site_evidence::{N_SITE, PageSignature, RepeatsLearner, SITE_NAMES, SiteRepeats};
@@ -31,7 +35,7 @@ use super::{
     BlockEvidence, Cleaned, Cleaner, Decision, Framework, SHORT_PAGE_REASON, SiteLearner,
     SiteModel, short_page_prose,
 };
-use docview_page::{NodeId, TagTree};
+use docview_page::{Item, NodeId, TagTree};
 
 /// A block between two kept blocks is kept with them when its score reaches this share of the
 /// threshold.
@@ -59,6 +63,9 @@ pub struct Explained {
     /// The site evidence of each row ([`N_SITE`] values), read by the site stage; empty when
     /// the page's site had no model or the model has no site stage.
     pub site: Vec<f32>,
+    /// The threshold the page's blocks were decided with: the model's, or its prose threshold
+    /// on a [prose page](prose_page).
+    pub threshold: f32,
     /// The cleaned page.
     pub cleaned: Cleaned,
 }
@@ -94,6 +101,7 @@ impl Learned {
                 features: BlockFeatures::default(),
                 scores: Vec::new(),
                 site: Vec::new(),
+                threshold: self.model.threshold,
                 cleaned: Cleaned::empty(tree),
             };
         };
@@ -109,11 +117,13 @@ impl Learned {
             &mut features,
             (!site_rows.is_empty()).then_some(&site_rows[..]),
         );
-        let cleaned = decide(tree, analysis, &features, &scores, self.model.threshold);
+        let threshold = page_threshold(&self.model, tree, &features, &scores);
+        let cleaned = decide(tree, analysis, &features, &scores, threshold);
         Explained {
             features,
             scores,
             site: site_rows,
+            threshold,
             cleaned,
         }
     }
@@ -177,6 +187,82 @@ impl Cleaner for Learned {
 
     fn explain_in_site(&self, tree: &TagTree, site: Option<&SiteModel>) -> Vec<BlockEvidence> {
         Learned::evidence(self.explain_with(tree, repeats_of(site)))
+    }
+}
+
+/// A block of at least this many own terms and [`PROSE_BLOCK_SENTENCES`] sentence ends is a
+/// paragraph of prose for [`prose_page`].
+pub const PROSE_BLOCK_TERMS: u32 = 30;
+
+/// See [`PROSE_BLOCK_TERMS`]. Two, so that a listing's one-sentence teaser is no paragraph of
+/// prose, in Chinese above all, where each ideograph is a term.
+pub const PROSE_BLOCK_SENTENCES: usize = 2;
+
+/// A page is a prose page when at least this share of the terms of its blocks scored at or
+/// above the model's threshold is in paragraphs of prose.
+pub const PROSE_SHARE: f32 = 0.5;
+
+/// True when a block is a paragraph of prose ([`PROSE_BLOCK_TERMS`]).
+fn is_prose(tree: &TagTree, id: NodeId) -> bool {
+    let node = tree.node(id);
+    if node.own.terms < PROSE_BLOCK_TERMS {
+        return false;
+    }
+    let mut ends = 0;
+    for item in &node.items {
+        if let Item::Text { start, end, .. } = *item {
+            ends += tree
+                .slice(start, end)
+                .chars()
+                .filter(|&c| is_sentence_end(c))
+                .count();
+            if ends >= PROSE_BLOCK_SENTENCES {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// True when the blocks `scores` would keep at `threshold` are mostly long paragraphs: the page
+/// reads as one text (an article, a post, a documentation page) rather than as a list of
+/// items: the learned cleaner's page type, known before its blocks are decided.
+pub fn prose_page(
+    tree: &TagTree,
+    features: &BlockFeatures,
+    scores: &[f32],
+    threshold: f32,
+) -> bool {
+    let (mut kept, mut prose) = (0u32, 0u32);
+    for (k, &id) in features.nodes.iter().enumerate() {
+        if scores[k] >= threshold {
+            let terms = tree.node(id).own.terms;
+            kept += terms;
+            if is_prose(tree, id) {
+                prose += terms;
+            }
+        }
+    }
+    kept > 0 && prose as f32 >= PROSE_SHARE * kept as f32
+}
+
+/// The threshold of a page's blocks: the model's prose threshold on a [prose page](prose_page)
+/// where some block reaches it, else its threshold (a prose page none of whose blocks reaches
+/// the prose threshold keeps what reaches the other, rather than nothing).
+fn page_threshold(
+    model: &BlockModel,
+    tree: &TagTree,
+    features: &BlockFeatures,
+    scores: &[f32],
+) -> f32 {
+    match model.prose_threshold {
+        Some(prose)
+            if scores.iter().any(|&s| s >= prose)
+                && prose_page(tree, features, scores, model.threshold) =>
+        {
+            prose
+        }
+        _ => model.threshold,
     }
 }
 
@@ -375,5 +461,96 @@ mod tests {
         let links = "<html><body><p><a href=/a>one page here</a> <a href=/b>another page \
             there</a></p></body></html>";
         assert!(cleaner.clean(&build(links)).topic_root.is_none());
+    }
+
+    /// `n` words, a sentence end after each tenth.
+    fn words(n: usize, word: &str) -> String {
+        (1..=n)
+            .map(|i| {
+                if i % 10 == 0 {
+                    format!("{word}.")
+                } else {
+                    word.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn a_page_of_long_paragraphs_is_a_prose_page_and_a_list_is_not() {
+        let article = format!(
+            "<body><article><p>{}</p><p>{}</p></article><p>Related stories</p></body>",
+            words(40, "tide"),
+            words(35, "pool")
+        );
+        let tree = build(&article);
+        let analysis = Framework::default().analyse(&tree).unwrap();
+        let features = block_features(&tree, &analysis);
+        assert_eq!(features.len(), 3);
+        // The paragraphs hold 75 of the 77 terms scored as content: a prose page.
+        assert!(prose_page(&tree, &features, &[0.9, 0.8, 0.5], 0.45));
+        // Scored as content alone, the short label is no prose.
+        assert!(!prose_page(&tree, &features, &[0.2, 0.2, 0.9], 0.45));
+        // Nothing scored as content: no page type to read.
+        assert!(!prose_page(&tree, &features, &[0.1, 0.1, 0.1], 0.45));
+
+        let items: String = (0..8)
+            .map(|i| format!("<li><a href=/s{i}>Story number {i} of the week</a></li>"))
+            .collect();
+        let listing = format!("<body><ul>{items}</ul><p>{}</p></body>", words(30, "about"));
+        let tree = build(&listing);
+        let analysis = Framework::default().analyse(&tree).unwrap();
+        let features = block_features(&tree, &analysis);
+        let scores = vec![0.9; features.len()];
+        // 8 items of 6 terms beside one paragraph of 30: the items outweigh it.
+        assert!(!prose_page(&tree, &features, &scores, 0.45));
+    }
+
+    #[test]
+    fn a_prose_page_is_decided_at_the_prose_threshold() {
+        let mut model = BlockModel::from_json(&embedded_json(), "test").unwrap();
+        assert_eq!(model.threshold, crate::model::THRESHOLD);
+        assert_eq!(model.prose_threshold, Some(crate::model::PROSE_THRESHOLD));
+        let html = format!(
+            "<body><article><p>{}</p><p>{}</p><p>Filed under tides</p></article></body>",
+            words(40, "tide"),
+            words(35, "pool")
+        );
+        let tree = build(&html);
+        let analysis = Framework::default().analyse(&tree).unwrap();
+        let features = block_features(&tree, &analysis);
+        let scores = [0.9, 0.8, 0.55];
+        assert_eq!(page_threshold(&model, &tree, &features, &scores), 0.6);
+        let c = decide(&tree, analysis.clone(), &features, &scores, 0.6);
+        assert!(!c.topic_text.contains("Filed"), "{}", c.topic_text);
+        // A prose page none of whose blocks reaches the prose threshold keeps what reaches the
+        // other rather than nothing.
+        let low = [0.55, 0.5, 0.2];
+        assert!(prose_page(&tree, &features, &low, model.threshold));
+        assert_eq!(page_threshold(&model, &tree, &features, &low), 0.45);
+        // A model file from before the prose threshold decides every page at its threshold.
+        model.prose_threshold = None;
+        let json = model.to_json().unwrap();
+        assert!(!String::from_utf8_lossy(&json).contains("prose_threshold"));
+        let old = BlockModel::from_json(&json, "old").unwrap();
+        assert_eq!(old.prose_threshold, None);
+        assert_eq!(
+            page_threshold(&old, &tree, &features, &scores),
+            old.threshold
+        );
+    }
+
+    /// The shipped model file's JSON.
+    fn embedded_json() -> Vec<u8> {
+        use std::io::Read;
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../models/block-model.json.gz");
+        let bytes = std::fs::read(&path).unwrap();
+        let mut json = Vec::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_end(&mut json)
+            .unwrap();
+        json
     }
 }

@@ -41,10 +41,13 @@ pub use keypattern::{
     KeyPattern, KeyPatternParams, Segmentation, child_sequence, key_patterns, repetitions, segment,
     virtual_nodes,
 };
-pub use learned::{Explained, Learned, READ_MIN_PAGES, decide};
+pub use learned::{
+    Explained, Learned, PROSE_BLOCK_SENTENCES, PROSE_BLOCK_TERMS, PROSE_SHARE, READ_MIN_PAGES,
+    decide, prose_page,
+};
 pub use model::{
-    BlockModel, MAX_TREE_DEPTH, MODEL_FORMAT, MODEL_VERSION, SITE_WIDTH, Stage, TrainParams,
-    joined_rows, model_digest, site_rows,
+    BlockModel, MAX_TREE_DEPTH, MODEL_FORMAT, MODEL_VERSION, PROSE_THRESHOLD, SITE_WIDTH, Stage,
+    THRESHOLD, TrainParams, joined_rows, model_digest, site_rows,
 };
 pub use purified::topic_content_page;
 pub use site_evidence::{PageSignature, RepeatsLearner, SiteRepeats};

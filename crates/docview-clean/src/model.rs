@@ -2,7 +2,8 @@
 //! likely a text block is topic content, from its [`features`](super::features).
 //!
 //! A model is a versioned JSON file: the format name, [`MODEL_VERSION`], the feature names it
-//! was trained on, the decision threshold, a line saying what it was trained on, and the trees.
+//! was trained on, the decision thresholds (of a page and of a prose page), a line saying what
+//! it was trained on, and the trees.
 //! Loading a model of another version, or of other features, is an error that says so. One
 //! model ships inside the binary ([`BlockModel::embedded`]); `--model FILE` replaces it.
 //!
@@ -51,6 +52,16 @@ pub fn model_digest(path: Option<&Path>) -> Result<String> {
         .collect())
 }
 
+/// The threshold a model is trained with: a block scored at least this is topic content, on a
+/// page that is not a [prose page](super::learned::prose_page). Below the 0.5 of a plain
+/// probability: pages of lists, products and services gain recall, cross-validated by site
+/// (the README gives the sweep).
+pub const THRESHOLD: f32 = 0.45;
+
+/// The threshold on a prose page: an article's comments, teasers and furniture score near 0.5,
+/// and a higher bar drops them at little cost to recall (the README gives the sweep).
+pub const PROSE_THRESHOLD: f32 = 0.6;
+
 /// Parameters of training.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct TrainParams {
@@ -97,8 +108,13 @@ pub struct BlockModel {
     pub version: u32,
     /// The feature names, in row order.
     pub features: Vec<String>,
-    /// A block is topic content when its score reaches this.
+    /// A block is topic content when its score reaches this, except on a prose page.
     pub threshold: f32,
+    /// The threshold on a prose page, whose blocks at or above `threshold` are mostly long
+    /// paragraphs (the learned cleaner's [`prose_page`](super::learned::prose_page)). `None` in a
+    /// model file written before it: every page of such a model uses `threshold`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prose_threshold: Option<f32>,
     /// What it was trained on (sets, pages, blocks).
     pub trained_on: String,
     /// The training parameters.
@@ -509,7 +525,8 @@ impl BlockModel {
             format: MODEL_FORMAT.into(),
             version: MODEL_VERSION,
             features: all_feature_names().map(str::to_string).collect(),
-            threshold: 0.5,
+            threshold: THRESHOLD,
+            prose_threshold: Some(PROSE_THRESHOLD),
             trained_on,
             params: params.clone(),
             stage1,
@@ -721,6 +738,7 @@ impl std::fmt::Debug for BlockModel {
         f.debug_struct("BlockModel")
             .field("version", &self.version)
             .field("threshold", &self.threshold)
+            .field("prose_threshold", &self.prose_threshold)
             .field("trained_on", &self.trained_on)
             .field("params", &self.params)
             .finish_non_exhaustive()
