@@ -401,9 +401,7 @@ mod tests {
     fn decisions_follow_the_tree() {
         let html = "<body><div id=a><p>one two three</p><div id=b><p>four five six</p>\
             <p>seven eight nine</p></div></div><footer><p>ten eleven</p></footer></body>";
-        let tree = build(html);
-        let analysis = Framework::default().analyse(&tree).unwrap();
-        let features = block_features(&tree, &analysis);
+        let (tree, analysis, features) = rows(html);
         let labels: Vec<&str> = features
             .nodes
             .iter()
@@ -477,16 +475,26 @@ mod tests {
             .join(" ")
     }
 
-    #[test]
-    fn a_page_of_long_paragraphs_is_a_prose_page_and_a_list_is_not() {
-        let article = format!(
-            "<body><article><p>{}</p><p>{}</p></article><p>Related stories</p></body>",
-            words(40, "tide"),
-            words(35, "pool")
-        );
-        let tree = build(&article);
+    /// A page's tree, the framework's analysis and its feature rows.
+    fn rows(html: &str) -> (TagTree, Analysis, BlockFeatures) {
+        let tree = build(html);
         let analysis = Framework::default().analyse(&tree).unwrap();
         let features = block_features(&tree, &analysis);
+        (tree, analysis, features)
+    }
+
+    /// An article of two paragraphs of prose (40 and 35 terms) and a short line `after` them.
+    fn article(after: &str) -> String {
+        format!(
+            "<body><article><p>{}</p><p>{}</p>{after}</article></body>",
+            words(40, "tide"),
+            words(35, "pool")
+        )
+    }
+
+    #[test]
+    fn a_page_of_long_paragraphs_is_a_prose_page_and_a_list_is_not() {
+        let (tree, _, features) = rows(&article("<p>Related stories</p>"));
         assert_eq!(features.len(), 3);
         // The paragraphs hold 75 of the 77 terms scored as content: a prose page.
         assert!(prose_page(&tree, &features, &[0.9, 0.8, 0.5], 0.45));
@@ -499,9 +507,7 @@ mod tests {
             .map(|i| format!("<li><a href=/s{i}>Story number {i} of the week</a></li>"))
             .collect();
         let listing = format!("<body><ul>{items}</ul><p>{}</p></body>", words(30, "about"));
-        let tree = build(&listing);
-        let analysis = Framework::default().analyse(&tree).unwrap();
-        let features = block_features(&tree, &analysis);
+        let (tree, _, features) = rows(&listing);
         let scores = vec![0.9; features.len()];
         // 8 items of 6 terms beside one paragraph of 30: the items outweigh it.
         assert!(!prose_page(&tree, &features, &scores, 0.45));
@@ -509,17 +515,11 @@ mod tests {
 
     #[test]
     fn a_prose_page_is_decided_at_the_prose_threshold() {
-        let mut model = BlockModel::from_json(&embedded_json(), "test").unwrap();
+        let shipped = BlockModel::embedded().unwrap().to_json().unwrap();
+        let mut model = BlockModel::from_json(&shipped, "test").unwrap();
         assert_eq!(model.threshold, crate::model::THRESHOLD);
         assert_eq!(model.prose_threshold, Some(crate::model::PROSE_THRESHOLD));
-        let html = format!(
-            "<body><article><p>{}</p><p>{}</p><p>Filed under tides</p></article></body>",
-            words(40, "tide"),
-            words(35, "pool")
-        );
-        let tree = build(&html);
-        let analysis = Framework::default().analyse(&tree).unwrap();
-        let features = block_features(&tree, &analysis);
+        let (tree, analysis, features) = rows(&article("<p>Filed under tides</p>"));
         let scores = [0.9, 0.8, 0.55];
         assert_eq!(page_threshold(&model, &tree, &features, &scores), 0.6);
         let c = decide(&tree, analysis.clone(), &features, &scores, 0.6);
@@ -539,18 +539,5 @@ mod tests {
             page_threshold(&old, &tree, &features, &scores),
             old.threshold
         );
-    }
-
-    /// The shipped model file's JSON.
-    fn embedded_json() -> Vec<u8> {
-        use std::io::Read;
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../models/block-model.json.gz");
-        let bytes = std::fs::read(&path).unwrap();
-        let mut json = Vec::new();
-        flate2::read::GzDecoder::new(&bytes[..])
-            .read_to_end(&mut json)
-            .unwrap();
-        json
     }
 }
