@@ -1737,6 +1737,9 @@ fn classify_eval(args: ClassifyEvalArgs) -> Result<()> {
             cv.train_secs.iter().sum::<f64>() / cv.train_secs.len().max(1) as f64
         );
         out!("{}", cv.report.render());
+        if n == 0 {
+            out!("{}", cv.render_typed_hubs());
+        }
         if let (0, Some(path)) = (n, &args.predictions) {
             write_atomically(path, |w| {
                 for p in &cv.predictions {

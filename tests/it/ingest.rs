@@ -1254,3 +1254,39 @@ fn inputs_without_a_page_are_named_in_the_warning() {
         }
     }
 }
+
+/// The DocView type from the cleaner's decision and the classifier's class together (issue 27
+/// item 6): the samples' front pages and section indexes are hubs, which the cleaner alone types
+/// as topic pages (their items weigh as text), and none of their articles is.
+#[test]
+fn sample_listings_are_hubs_and_their_articles_are_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    run_ingest(vec![samples_warc()], &out);
+    let listings = [
+        "http://www.fieldnotes.example/",
+        "http://www.harbor-gazette.example/news/index.html",
+        "http://www.lanting-news.example/news/local/index.html",
+        "http://www.lanting-news.example/photo/index.html",
+    ];
+    // Pages that are neither: a gallery with links to each photo's page, and a section index
+    // whose items are long teasers the classifier takes for a service page.
+    let between = [
+        "http://www.harbor-gazette.example/2003/07/15/harbor-days-photos.html",
+        "http://www.xinyu-daily.example/local/",
+    ];
+    let records = records(&out);
+    let mut articles = 0;
+    for r in &records {
+        let d = &r.docview;
+        let url = d.identifier.as_str();
+        if listings.contains(&url) {
+            assert_eq!(d.page_type, docview::page::PageType::Hub, "{url}");
+        } else if !between.contains(&url) {
+            articles += 1;
+            assert_ne!(d.page_type, docview::page::PageType::Hub, "{url}");
+        }
+    }
+    assert_eq!(articles, records.len() - listings.len() - between.len());
+    assert!(articles >= 20, "{articles} articles");
+}

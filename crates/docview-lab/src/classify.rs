@@ -12,16 +12,16 @@ use serde::Serialize;
 use crate::Result;
 use crate::eval::LabelledPage;
 use crate::eval::blocks::{page_site, site_folds_of};
-use crate::extract::topic::{LinkPlace, TopicPage};
+use crate::extract::topic::TopicPage;
 use crate::extract::{PageLimits, extract_page_within};
 use crate::input::read_page_bytes;
 use docview_classify::{
     ClassReport, Classifier, PageClassifier, PageShape, PageView, Params, TreeClassifier,
     TreeParams, with_shape,
 };
-use docview_collection::integrate::page_shape;
+use docview_collection::integrate::{HubEvidence, page_shape};
 use docview_measure::{FeatureVector, block_weights, feature_vector};
-use docview_page::PageSignals;
+use docview_page::{PageSignals, PageType};
 use docview_text::Analyzer;
 
 /// Which vector a page is classified by.
@@ -60,8 +60,8 @@ pub struct ClassPage {
     pub raw: FeatureVector,
     /// Its structural features.
     pub shape: PageShape,
-    /// Links in its topic content, and the words of their anchor texts.
-    pub topic_links: (usize, usize),
+    /// How much of its topic content is links, for its DocView type.
+    pub hub: HubEvidence,
     /// Its signals, for the trees.
     pub signals: PageSignals,
     /// Its `<title>`.
@@ -185,7 +185,7 @@ pub fn class_pages(
                         Some(page.url.as_str()).filter(|u| !u.is_empty()),
                         &topic_page,
                     ),
-                    topic_links: topic_links(&topic_page),
+                    hub: HubEvidence::of(&topic_page),
                     signals: topic_page.signals.clone(),
                     title: topic_page.title.clone(),
                 }))
@@ -252,17 +252,6 @@ pub fn evaluate(model: &PageClassifier, pages: &[ClassPage]) -> ClassReport {
     ClassReport::of(&pairs)
 }
 
-/// The links of `page`'s topic content and the words of their anchor texts: how much of the
-/// topic content is a list of links.
-fn topic_links(page: &TopicPage) -> (usize, usize) {
-    page.links
-        .iter()
-        .filter(|l| l.place == LinkPlace::Topic)
-        .fold((0, 0), |(n, words), l| {
-            (n + 1, words + l.anchor_text.split_whitespace().count())
-        })
-}
-
 /// One page's class as a cross-validation predicted it, with the page's shape: a line of
 /// `classify eval --predictions`, from which a rule that reads the class beside the cleaner's
 /// evidence (the DocView's hub type) can be measured on classes the model did not learn from
@@ -292,8 +281,11 @@ pub struct Prediction {
     pub hub_blocks: usize,
     /// Links in its topic content.
     pub topic_links: usize,
-    /// Words of those links' anchor texts.
-    pub topic_anchor_words: usize,
+    /// Terms of those links' anchor texts.
+    pub anchor_terms: usize,
+    /// Its DocView type from the cleaner's type and the predicted class
+    /// ([`HubEvidence::docview_type`]).
+    pub docview_type: PageType,
 }
 
 /// What a cross-validation gives: the report over all pages, the training seconds per fold
@@ -306,6 +298,33 @@ pub struct CrossValidation {
     pub train_secs: Vec<f64>,
     /// Each page's prediction.
     pub predictions: Vec<Prediction>,
+}
+
+impl CrossValidation {
+    /// Per class of the truth, its pages typed hub in their DocView and all its pages.
+    pub fn typed_hubs(&self) -> BTreeMap<&str, (usize, usize)> {
+        let mut by_class: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        for p in &self.predictions {
+            let e = by_class.entry(p.label.as_str()).or_default();
+            e.0 += usize::from(p.docview_type == PageType::Hub);
+            e.1 += 1;
+        }
+        by_class
+    }
+
+    /// [`CrossValidation::typed_hubs`] as lines of text: `listing 81 of 101 (80.2%)`.
+    pub fn render_typed_hubs(&self) -> String {
+        let mut out = String::from(
+            "DocView type hub, by class (the predicted class and the cleaner's type):\n",
+        );
+        for (class, (hubs, pages)) in self.typed_hubs() {
+            out.push_str(&format!(
+                "  {class:<16} {hubs:>5} of {pages:<5} ({:.1}%)\n",
+                100.0 * hubs as f64 / pages.max(1) as f64
+            ));
+        }
+        out
+    }
 }
 
 /// Site-grouped `folds`-fold cross-validation: a classifier trained on the other folds
@@ -354,8 +373,9 @@ pub fn cross_validate(
                 topic_words: page.shape.topic_words,
                 paragraphs: page.shape.paragraphs,
                 hub_blocks: page.shape.hub_blocks,
-                topic_links: page.topic_links.0,
-                topic_anchor_words: page.topic_links.1,
+                topic_links: page.hub.topic_links,
+                anchor_terms: page.hub.anchor_terms,
+                docview_type: page.hub.docview_type(predicted.as_deref()),
             }
         })
         .collect();
@@ -385,7 +405,13 @@ mod tests {
             topic: v.clone(),
             raw: v,
             shape: PageShape::default(),
-            topic_links: (0, 0),
+            hub: HubEvidence {
+                cleaner_type: PageType::Topic,
+                topic_links: 0,
+                anchor_terms: 0,
+                topic_terms: terms.len(),
+                paragraphs: 1,
+            },
             signals: PageSignals::default(),
             title: String::new(),
         }
@@ -432,29 +458,9 @@ mod tests {
         for (p, page) in predictions.iter().zip(&pages) {
             assert_eq!((&p.id, &p.label), (&page.id, &page.label));
             assert_eq!(p.predicted.as_ref(), Some(&page.label));
+            assert_eq!(p.docview_type, PageType::Topic, "no links, no hub class");
         }
         let folds = site_folds_of(pages.iter().map(|p| p.site.as_str()), 3);
         assert_eq!(folds.len(), 6, "one fold per site");
-    }
-    #[test]
-    fn topic_links_count_the_links_of_the_topic_content_and_their_words() {
-        let cleaner = docview_clean::Framework::default();
-        let list: String = (0..12)
-            .map(|i| format!("<li><a href=/s{i}>Story number {i} of the week</a></li>"))
-            .collect();
-        let html = format!(
-            "<html><head><title>Stories</title></head><body><nav><a href=/>Home</a></nav>\
-             <div id=main><h1>This week's stories</h1><ul>{list}</ul></div></body></html>"
-        );
-        let page = crate::extract::extract_page(html.as_bytes(), None, "list.html", &cleaner)
-            .expect("a page");
-        let (links, words) = topic_links(&TopicPage::of(&page));
-        assert!(links >= 12, "{links}");
-        assert!(words >= 12 * 5, "{words}");
-        let plain = "<html><body><div><p>Tide pools hold anemones, crabs and small fish \
-            between the tides, and the water grows salty as it evaporates.</p></div></body></html>";
-        let page = crate::extract::extract_page(plain.as_bytes(), None, "p.html", &cleaner)
-            .expect("a page");
-        assert_eq!(topic_links(&TopicPage::of(&page)), (0, 0));
     }
 }

@@ -11,6 +11,7 @@
 mod abstracts;
 mod address;
 mod links;
+mod page_type;
 mod title;
 
 use std::collections::HashMap;
@@ -32,6 +33,9 @@ use docview_classify::PageShape;
 pub use abstracts::{allot_sentences, extract_abstract};
 pub use address::{declared_address, web_address};
 pub use links::{LinkBase, LinkBaseSource, RelevantLink, link_base, relevant_links};
+pub use page_type::{
+    HUB_CLASSES, HUB_LINK_SHARE, HubEvidence, ITEM_TERMS, LIST_LINK_SHARE, LIST_LINKS,
+};
 pub use title::{is_meaningless_title, title_of};
 
 /// The user-tunable parameters of integration.
@@ -63,7 +67,8 @@ impl Default for IntegrateParams {
 pub struct DocView {
     /// The page's URL.
     pub identifier: String,
-    /// Topic, hub or image.
+    /// Topic, hub or image: the cleaner's decision (§4.1) and the classifier's class together
+    /// ([`HubEvidence::docview_type`]).
     #[serde(rename = "type")]
     pub page_type: PageType,
     /// The content classification code (§2): `scheme:class` from the classifier (by default
@@ -270,7 +275,12 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
     Integrated {
         docview: DocView {
             identifier: url.to_string(),
-            page_type: page.page_type,
+            page_type: HubEvidence::of(page).docview_type(
+                classification
+                    .as_ref()
+                    .filter(|c| !c.prior)
+                    .map(|c| c.class.as_str()),
+            ),
             classification_code: classification
                 .as_ref()
                 .map(|c| format!("{}:{}", c.scheme, c.class))
