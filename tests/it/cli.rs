@@ -270,9 +270,10 @@ fn json_report_of_an_article() {
         "the display:none block is not reported hidden and dropped"
     );
     // Each text block shows the learned cleaner's features and score, and the decision
-    // follows the score: a block scored at least the page's threshold is kept. The article is
-    // a prose page, decided at the higher of the model's two thresholds: a navigation item
-    // scored between them is dropped.
+    // follows the score: a block scored at least the bar after the article is kept. The
+    // article is a prose page, decided at the higher of the model's two thresholds: a
+    // navigation item scored between them is dropped, and so is a related story outside the
+    // article that scores above the prose threshold but below the bar after it.
     let scored: Vec<&Value> = blocks.iter().filter(|b| b.get("score").is_some()).collect();
     assert!(scored.len() >= 5, "{} scored blocks", scored.len());
     for block in &scored {
@@ -284,10 +285,16 @@ fn json_report_of_an_article() {
         assert!(features.contains_key("block_weight") && features.contains_key("page_cosine"));
         let score = block["score"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&score), "{score}");
-        if score >= f64::from(docview::clean::PROSE_THRESHOLD) {
+        if score >= f64::from(docview::clean::AFTER_ARTICLE_SCORE) {
             assert_eq!(block["verdict"], "kept", "{block}");
         }
     }
+    assert!(scored.iter().any(|b| {
+        let score = b["score"].as_f64().unwrap();
+        (f64::from(docview::clean::PROSE_THRESHOLD)..f64::from(docview::clean::AFTER_ARTICLE_SCORE))
+            .contains(&score)
+            && b["verdict"] == "dropped"
+    }));
     assert!(scored.iter().any(|b| {
         let score = b["score"].as_f64().unwrap();
         (f64::from(docview::clean::THRESHOLD)..f64::from(docview::clean::PROSE_THRESHOLD))

@@ -42,7 +42,8 @@ pub use keypattern::{
     virtual_nodes,
 };
 pub use learned::{
-    Explained, Learned, PROSE_BLOCK_SENTENCES, PROSE_BLOCK_TERMS, PROSE_SHARE, READ_MIN_PAGES,
+    AFTER_ARTICLE_SCORE, ARTICLE_SHARE, BEFORE_ARTICLE_SCORE, Explained, Learned,
+    PROSE_BLOCK_SENTENCES, PROSE_BLOCK_TERMS, PROSE_SHARE, PageRule, READ_MIN_PAGES, article_root,
     decide, prose_page,
 };
 pub use model::{
