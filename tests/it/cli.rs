@@ -272,8 +272,8 @@ fn json_report_of_an_article() {
     // Each text block shows the learned cleaner's features and score, and the decision
     // follows the score: a block scored at least the bar after the article is kept. The
     // article is a prose page, decided at the higher of the model's two thresholds: a
-    // navigation item scored between them is dropped, and so is a related story outside the
-    // article that scores above the prose threshold but below the bar after it.
+    // navigation item scored between them is dropped, and so is a related story after the
+    // article's region that scores above the prose threshold but below the bar after it.
     let scored: Vec<&Value> = blocks.iter().filter(|b| b.get("score").is_some()).collect();
     assert!(scored.len() >= 5, "{} scored blocks", scored.len());
     for block in &scored {
@@ -285,13 +285,13 @@ fn json_report_of_an_article() {
         assert!(features.contains_key("block_weight") && features.contains_key("page_cosine"));
         let score = block["score"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&score), "{score}");
-        if score >= f64::from(docview::clean::AFTER_ARTICLE_SCORE) {
+        if score >= f64::from(docview::clean::AFTER_REGION_SCORE) {
             assert_eq!(block["verdict"], "kept", "{block}");
         }
     }
     assert!(scored.iter().any(|b| {
         let score = b["score"].as_f64().unwrap();
-        (f64::from(docview::clean::PROSE_THRESHOLD)..f64::from(docview::clean::AFTER_ARTICLE_SCORE))
+        (f64::from(docview::clean::PROSE_THRESHOLD)..f64::from(docview::clean::AFTER_REGION_SCORE))
             .contains(&score)
             && b["verdict"] == "dropped"
     }));

@@ -7,10 +7,11 @@
 //! what the page is: on a [prose page](prose_page), whose likely content is mostly long
 //! paragraphs (an article), the model's higher prose threshold drops the comments, teasers and
 //! furniture that score near the middle; on a page of items (a listing, a product), the lower
-//! threshold keeps short items. A prose page has one article: its [article root](article_root)
-//! is the deepest element holding most of what reaches the threshold, and a block outside it
-//! is kept only on strong evidence ([`BEFORE_ARTICLE_SCORE`] before it, where headlines stand,
-//! [`AFTER_ARTICLE_SCORE`] after it, where comments and related stories do). The decision then
+//! threshold keeps short items. A page's topic content is one region of it: its
+//! [main region](main_region) is the deepest element holding most of what reaches the
+//! threshold, and a block outside it is kept only on strong evidence ([`BEFORE_REGION_SCORE`]
+//! before it, where headlines stand, [`AFTER_REGION_SCORE`] after it, where comments, related
+//! stories and sidebars do). The decision then
 //! follows the tree: a block whose score reaches the page's threshold keeps its own text; a short
 //! block between two kept blocks is kept with them (smoothing between neighbours); a block
 //! with kept blocks below it but a low score of its own keeps only its children; the topic
@@ -120,13 +121,13 @@ impl Learned {
             &mut features,
             (!site_rows.is_empty()).then_some(&site_rows[..]),
         );
-        let rule = page_rule(&self.model, tree, &features, &scores);
-        let cleaned = decide(tree, analysis, &features, &scores, rule);
+        let threshold = page_threshold(&self.model, tree, &features, &scores);
+        let cleaned = decide(tree, analysis, &features, &scores, threshold);
         Explained {
             features,
             scores,
             site: site_rows,
-            threshold: rule.threshold,
+            threshold,
             cleaned,
         }
     }
@@ -249,68 +250,44 @@ pub fn prose_page(
     kept > 0 && prose as f32 >= PROSE_SHARE * kept as f32
 }
 
-/// The share of the terms of a prose page's blocks that reach its threshold which its
-/// [article root](article_root) holds: the deepest node holding at least this share.
-pub const ARTICLE_SHARE: f32 = 0.7;
+/// The share of the terms of the blocks reaching a page's threshold that its
+/// [main region](main_region) holds: the deepest node holding at least this share.
+pub const MAIN_REGION_SHARE: f32 = 0.7;
 
-/// On a prose page, a block before its article (a headline, a dateline, a lead outside the
-/// article's element, but also breadcrumbs and section labels) is kept from this score.
-pub const BEFORE_ARTICLE_SCORE: f32 = 0.75;
+/// A block before a page's [main region](main_region) (a headline, a dateline, but also
+/// breadcrumbs and section labels) is kept from this score.
+pub const BEFORE_REGION_SCORE: f32 = 0.75;
 
-/// On a prose page, a block after its article (comments, related stories, newsletter boxes,
-/// footers) is kept from this score: an article page has one article.
-pub const AFTER_ARTICLE_SCORE: f32 = 0.95;
+/// A block after a page's [main region](main_region) (comments, related stories, newsletter
+/// boxes, sidebars, footers) is kept from this score: an article page has one article, a
+/// listing one list.
+pub const AFTER_REGION_SCORE: f32 = 0.95;
 
-/// How a page's blocks are decided: the threshold, and whether the page is one article.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PageRule {
-    /// A block is kept from this score.
-    pub threshold: f32,
-    /// A [prose page](prose_page) decided at the prose threshold: one article, so a block
-    /// outside its [article root](article_root) needs [`BEFORE_ARTICLE_SCORE`] or
-    /// [`AFTER_ARTICLE_SCORE`].
-    pub one_article: bool,
-}
-
-impl PageRule {
-    /// Blocks kept from `threshold`, wherever they are.
-    pub fn at(threshold: f32) -> PageRule {
-        PageRule {
-            threshold,
-            one_article: false,
-        }
-    }
-}
-
-/// The rule of a page's blocks: the model's prose threshold, and one article, on a
-/// [prose page](prose_page) where some block reaches it; else its threshold (a prose page
-/// none of whose blocks reaches the prose threshold keeps what reaches the other, rather than
-/// nothing).
-fn page_rule(
+/// The threshold of a page's blocks: the model's prose threshold on a [prose page](prose_page)
+/// where some block reaches it, else its threshold (a prose page none of whose blocks reaches
+/// the prose threshold keeps what reaches the other, rather than nothing).
+fn page_threshold(
     model: &BlockModel,
     tree: &TagTree,
     features: &BlockFeatures,
     scores: &[f32],
-) -> PageRule {
+) -> f32 {
     match model.prose_threshold {
         Some(prose)
             if scores.iter().any(|&s| s >= prose)
                 && prose_page(tree, features, scores, model.threshold) =>
         {
-            PageRule {
-                threshold: prose,
-                one_article: true,
-            }
+            prose
         }
-        _ => PageRule::at(model.threshold),
+        _ => model.threshold,
     }
 }
 
-/// The article of a page whose blocks marked in `kept` are its topic content: the deepest
-/// node holding at least [`ARTICLE_SHARE`] of their terms, widened to hold the first of them
-/// that is a paragraph of prose (an article's comments may outweigh it, never precede it).
-/// `None` when the kept blocks have no terms.
-pub fn article_root(tree: &TagTree, features: &BlockFeatures, kept: &[bool]) -> Option<NodeId> {
+/// The main region of a page whose blocks marked in `kept` are its topic content: the deepest
+/// node holding at least [`MAIN_REGION_SHARE`] of their terms, widened to hold the first of
+/// them that is a paragraph of prose (an article's comments may outweigh it, never precede
+/// it). `None` when the kept blocks have no terms.
+pub fn main_region(tree: &TagTree, features: &BlockFeatures, kept: &[bool]) -> Option<NodeId> {
     let mut terms = vec![0u64; tree.nodes.len()];
     for &id in &features.nodes {
         if kept[id as usize] {
@@ -328,7 +305,7 @@ pub fn article_root(tree: &TagTree, features: &BlockFeatures, kept: &[bool]) -> 
     if total == 0.0 {
         return None;
     }
-    let enough = f64::from(ARTICLE_SHARE) * total;
+    let enough = f64::from(MAIN_REGION_SHARE) * total;
     while let Some(&child) = tree
         .node(root)
         .children
@@ -353,15 +330,17 @@ pub fn article_root(tree: &TagTree, features: &BlockFeatures, kept: &[bool]) -> 
     Some(root)
 }
 
+/// The reason of a block that reached the threshold but was dropped outside the main region.
+pub const OUTSIDE_REGION_REASON: &str = "outside the main region, model score below its bar";
+
 /// The decisions of a page from its block scores, following the tree.
 pub fn decide(
     tree: &TagTree,
     analysis: Analysis,
     features: &BlockFeatures,
     scores: &[f32],
-    rule: PageRule,
+    threshold: f32,
 ) -> Cleaned {
-    let threshold = rule.threshold;
     let n = tree.nodes.len();
     let mut own_kept = vec![false; n];
     for (k, &id) in features.nodes.iter().enumerate() {
@@ -378,22 +357,20 @@ pub fn decide(
             own_kept[id] = true;
         }
     }
-    // One article: what lies outside it needs stronger evidence.
-    let mut outside_article = vec![false; n];
-    if rule.one_article
-        && let Some(article) = article_root(tree, features, &own_kept)
-    {
+    // One region: what lies outside it needs stronger evidence.
+    let mut outside_region = vec![false; n];
+    if let Some(region) = main_region(tree, features, &own_kept) {
         for (k, &id) in features.nodes.iter().enumerate() {
             let i = id as usize;
-            if own_kept[i] && !tree.is_ancestor(article, id) {
-                let bar = if id < article {
-                    BEFORE_ARTICLE_SCORE
+            if own_kept[i] && !tree.is_ancestor(region, id) {
+                let bar = if id < region {
+                    BEFORE_REGION_SCORE
                 } else {
-                    AFTER_ARTICLE_SCORE
+                    AFTER_REGION_SCORE
                 };
                 if scores[k] < bar {
                     own_kept[i] = false;
-                    outside_article[i] = true;
+                    outside_region[i] = true;
                 }
             }
         }
@@ -432,8 +409,8 @@ pub fn decide(
             Decision::kept(kept_reason)
         } else if holds[i] {
             Decision::text_dropped("kept blocks below, own text scored low")
-        } else if outside_article[i] {
-            Decision::dropped("outside the article, model score below its bar")
+        } else if outside_region[i] {
+            Decision::dropped(OUTSIDE_REGION_REASON)
         } else {
             Decision::dropped("model score below the threshold")
         };
@@ -524,7 +501,7 @@ mod tests {
             analysis.clone(),
             &features,
             &[0.2, 0.9, 0.8, 0.1],
-            PageRule::at(0.5),
+            0.5,
         );
         assert_eq!(c.topic_text, "four five six\n\nseven eight nine");
         let root = c.topic_root.unwrap();
@@ -539,7 +516,7 @@ mod tests {
             analysis.clone(),
             &features,
             &[0.9, 0.3, 0.8, 0.1],
-            PageRule::at(0.5),
+            0.5,
         );
         assert_eq!(
             c.topic_text,
@@ -550,7 +527,7 @@ mod tests {
             analysis.clone(),
             &features,
             &[0.9, 0.2, 0.8, 0.1],
-            PageRule::at(0.5),
+            0.5,
         );
         assert_eq!(c.topic_text, "one two three\n\nseven eight nine");
         assert_eq!(&*tree.node(c.topic_root.unwrap()).label, "div#a");
@@ -631,24 +608,14 @@ mod tests {
         assert_eq!(model.prose_threshold, Some(crate::model::PROSE_THRESHOLD));
         let (tree, analysis, features) = rows(&article("<p>Filed under tides</p>"));
         let scores = [0.9, 0.8, 0.55];
-        let rule = page_rule(&model, &tree, &features, &scores);
-        assert_eq!(
-            rule,
-            PageRule {
-                threshold: 0.6,
-                one_article: true
-            }
-        );
-        let c = decide(&tree, analysis.clone(), &features, &scores, rule);
+        assert_eq!(page_threshold(&model, &tree, &features, &scores), 0.6);
+        let c = decide(&tree, analysis.clone(), &features, &scores, 0.6);
         assert!(!c.topic_text.contains("Filed"), "{}", c.topic_text);
         // A prose page none of whose blocks reaches the prose threshold keeps what reaches the
         // other rather than nothing.
         let low = [0.55, 0.5, 0.2];
         assert!(prose_page(&tree, &features, &low, model.threshold));
-        assert_eq!(
-            page_rule(&model, &tree, &features, &low),
-            PageRule::at(0.45)
-        );
+        assert_eq!(page_threshold(&model, &tree, &features, &low), 0.45);
         // A model file from before the prose threshold decides every page at its threshold.
         model.prose_threshold = None;
         let json = model.to_json().unwrap();
@@ -656,8 +623,8 @@ mod tests {
         let old = BlockModel::from_json(&json, "old").unwrap();
         assert_eq!(old.prose_threshold, None);
         assert_eq!(
-            page_rule(&old, &tree, &features, &scores),
-            PageRule::at(old.threshold)
+            page_threshold(&old, &tree, &features, &scores),
+            old.threshold
         );
     }
 
@@ -676,7 +643,7 @@ mod tests {
     }
 
     #[test]
-    fn a_prose_page_keeps_one_article() {
+    fn a_page_keeps_one_region() {
         let (tree, analysis, features) = rows(&article_with_comments(12));
         let labels: Vec<&str> = features
             .nodes
@@ -685,15 +652,11 @@ mod tests {
             .collect();
         assert_eq!(labels, ["p", "div#head", "p", "p", "p", "p"]);
         let all = vec![true; tree.nodes.len()];
-        let root = article_root(&tree, &features, &all).expect("an article");
-        assert_eq!(&*tree.node(root).label, "article");
+        let region = main_region(&tree, &features, &all).expect("a region");
+        assert_eq!(&*tree.node(region).label, "article");
         // Crumbs 0.7 and headline 0.8 before the article, comments 0.9 and 0.97 after it.
         let scores = [0.7, 0.8, 0.9, 0.9, 0.9, 0.97];
-        let one = PageRule {
-            threshold: 0.6,
-            one_article: true,
-        };
-        let c = decide(&tree, analysis.clone(), &features, &scores, one);
+        let c = decide(&tree, analysis.clone(), &features, &scores, 0.6);
         let text = &c.topic_text;
         assert!(!text.contains("Home"), "{text}");
         assert!(text.starts_with("The tide pools of Point Ruth"), "{text}");
@@ -704,13 +667,11 @@ mod tests {
             "strong evidence after the article: {text}"
         );
         let crumbs = features.nodes[0] as usize;
-        assert_eq!(
-            c.decisions[crumbs].reason,
-            "outside the article, model score below its bar"
-        );
-        // Without the rule (a page of items), every block reaching the threshold stays.
-        let c = decide(&tree, analysis, &features, &scores, PageRule::at(0.6));
-        assert!(c.topic_text.contains("Home") && c.topic_text.contains("reply"));
+        assert_eq!(c.decisions[crumbs].reason, OUTSIDE_REGION_REASON);
+        // Scored as strongly as the article, the comments stay.
+        let strong = [0.7, 0.8, 0.9, 0.9, 0.96, 0.97];
+        let c = decide(&tree, analysis, &features, &strong, 0.6);
+        assert!(c.topic_text.contains("reply"), "{}", c.topic_text);
     }
 
     #[test]
@@ -719,12 +680,16 @@ mod tests {
         // the comments' section, which does not hold the first paragraph of prose.
         let (tree, _, features) = rows(&article_with_comments(300));
         let all = vec![true; tree.nodes.len()];
-        let root = article_root(&tree, &features, &all).expect("an article");
+        let region = main_region(&tree, &features, &all).expect("a region");
         let first = features.nodes[2];
-        assert!(tree.is_ancestor(root, first), "{}", tree.node(root).label);
-        // Nothing kept, no article.
+        assert!(
+            tree.is_ancestor(region, first),
+            "{}",
+            tree.node(region).label
+        );
+        // Nothing kept, no region.
         assert_eq!(
-            article_root(&tree, &features, &vec![false; tree.nodes.len()]),
+            main_region(&tree, &features, &vec![false; tree.nodes.len()]),
             None
         );
     }

@@ -42,9 +42,9 @@ pub use keypattern::{
     virtual_nodes,
 };
 pub use learned::{
-    AFTER_ARTICLE_SCORE, ARTICLE_SHARE, BEFORE_ARTICLE_SCORE, Explained, Learned,
-    PROSE_BLOCK_SENTENCES, PROSE_BLOCK_TERMS, PROSE_SHARE, PageRule, READ_MIN_PAGES, article_root,
-    decide, prose_page,
+    AFTER_REGION_SCORE, BEFORE_REGION_SCORE, Explained, Learned, MAIN_REGION_SHARE,
+    OUTSIDE_REGION_REASON, PROSE_BLOCK_SENTENCES, PROSE_BLOCK_TERMS, PROSE_SHARE, READ_MIN_PAGES,
+    decide, main_region, prose_page,
 };
 pub use model::{
     BlockModel, MAX_TREE_DEPTH, MODEL_FORMAT, MODEL_VERSION, PROSE_THRESHOLD, SITE_WIDTH, Stage,
