@@ -283,6 +283,8 @@ pub struct Prediction {
     pub topic_links: usize,
     /// Terms of those links' anchor texts.
     pub anchor_terms: usize,
+    /// Terms of its topic content (as the DocView type counts them).
+    pub topic_terms: usize,
     /// Its DocView type from the cleaner's type and the predicted class
     /// ([`HubEvidence::docview_type`]).
     pub docview_type: PageType,
@@ -375,6 +377,7 @@ pub fn cross_validate(
                 hub_blocks: page.shape.hub_blocks,
                 topic_links: page.hub.topic_links,
                 anchor_terms: page.hub.anchor_terms,
+                topic_terms: page.hub.topic_terms,
                 docview_type: page.hub.docview_type(predicted.as_deref()),
             }
         })

@@ -34,7 +34,7 @@ pub use abstracts::{allot_sentences, extract_abstract};
 pub use address::{declared_address, web_address};
 pub use links::{LinkBase, LinkBaseSource, RelevantLink, link_base, relevant_links};
 pub use page_type::{
-    HUB_CLASSES, HUB_LINK_SHARE, HubEvidence, ITEM_TERMS, LIST_LINK_SHARE, LIST_LINKS,
+    HUB_CLASSES, HUB_LINK_SHARE, HubEvidence, ITEM_TERMS, LIST_LINK_SHARE, LIST_LINKS, TILE_TERMS,
 };
 pub use title::{is_meaningless_title, title_of};
 

@@ -12,7 +12,8 @@
 //! - the classifier gives it a **class of lists** ([`HUB_CLASSES`]) and its topic content
 //!   bears it out: some of its terms are links ([`HUB_LINK_SHARE`]) or its paragraphs are
 //!   short items (fewer than [`ITEM_TERMS`] terms each on average);
-//! - the cleaner's central block is a hub and some of the topic content's terms are links.
+//! - the cleaner's central block is a hub and the topic content bears it out: some of its
+//!   terms are links, or it is a grid of tiles (fewer than [`TILE_TERMS`] terms a paragraph).
 //!
 //! Any other page is an image page when the cleaner said so, else a topic page.
 
@@ -36,6 +37,10 @@ pub const HUB_LINK_SHARE: f32 = 0.05;
 /// A page of a hub class whose topic content has fewer terms than this a paragraph on
 /// average is a list of short items (product tiles, headlines) even when few are links.
 pub const ITEM_TERMS: usize = 25;
+/// A page the cleaner typed hub whose topic content has fewer terms than this a paragraph on
+/// average is a grid of tiles (names and prices), a hub even when its links are outside the
+/// topic content.
+pub const TILE_TERMS: usize = 10;
 
 /// What the DocView type is decided from: the cleaner's type and how much of the topic
 /// content is links.
@@ -85,10 +90,12 @@ impl HubEvidence {
     pub fn docview_type(&self, class: Option<&str>) -> PageType {
         let share = self.link_share();
         let listed = self.topic_links >= LIST_LINKS && share >= LIST_LINK_SHARE;
-        let short_items = self.topic_terms < ITEM_TERMS * self.paragraphs.max(1);
+        let paragraphs = self.paragraphs.max(1);
+        let short_items = self.topic_terms < ITEM_TERMS * paragraphs;
         let classed = class.is_some_and(|c| HUB_CLASSES.contains(&c))
             && (share >= HUB_LINK_SHARE || short_items);
-        let cleaner_hub = self.cleaner_type == PageType::Hub && share >= HUB_LINK_SHARE;
+        let tiles = self.topic_terms < TILE_TERMS * paragraphs;
+        let cleaner_hub = self.cleaner_type == PageType::Hub && (share >= HUB_LINK_SHARE || tiles);
         if listed || classed || cleaner_hub {
             PageType::Hub
         } else if self.cleaner_type == PageType::Image {
@@ -144,11 +151,18 @@ mod tests {
     }
 
     #[test]
-    fn the_cleaners_hub_needs_some_links_and_its_image_stays() {
+    fn the_cleaners_hub_needs_links_or_tiles_and_its_image_stays() {
         let hub = evidence(PageType::Hub, 3, 10, 100, 3);
         assert_eq!(hub.docview_type(None), PageType::Hub);
         let linkless = evidence(PageType::Hub, 0, 0, 300, 3);
         assert_eq!(linkless.docview_type(None), PageType::Topic);
+        // A grid of 40 tiles of 6 terms, its links outside the topic content.
+        let tiles = evidence(PageType::Hub, 0, 0, 240, 40);
+        assert_eq!(tiles.docview_type(None), PageType::Hub);
+        assert_eq!(
+            evidence(PageType::Topic, 0, 0, 240, 40).docview_type(None),
+            PageType::Topic
+        );
         let image = evidence(PageType::Image, 1, 2, 300, 3);
         assert_eq!(image.docview_type(Some("article")), PageType::Image);
         assert_eq!(image.docview_type(Some("listing")), PageType::Image);
