@@ -25,7 +25,6 @@ use crate::page::PageType;
 use crate::stats::CollectionStats;
 use crate::text::analyzer::count_term;
 use crate::text::dates::{date_words, is_duration};
-use crate::text::tokens::count_tokens;
 use crate::text::{Analyzer, Language};
 use crate::topic::TopicPage;
 use docview_classify::PageShape;
@@ -238,6 +237,8 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
     });
     let vector = features.scaled_by(|t| cx.stats.idf(t));
     let topic = &page.topic_text;
+    // Its counts of links and terms, read once: the type and the empty flag both use them.
+    let evidence = HubEvidence::of(page);
     let ranked = ranked_features(&vector, topic, lang, cx);
     let TopicTerms {
         term_counts,
@@ -275,7 +276,7 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
     Integrated {
         docview: DocView {
             identifier: url.to_string(),
-            page_type: HubEvidence::of(page).docview_type(
+            page_type: evidence.docview_type(
                 classification
                     .as_ref()
                     .filter(|c| !c.prior)
@@ -294,7 +295,7 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
             language: lang.code().to_string(),
             original_title,
             title_from_keywords,
-            topic_content_empty: count_tokens(topic) == 0,
+            topic_content_empty: evidence.topic_terms == 0,
             truncated: page.truncated.clone(),
             link_base: base.url.as_ref().map(Url::to_string).unwrap_or_default(),
             link_base_source: base.source,
