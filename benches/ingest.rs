@@ -53,6 +53,7 @@ fn bench_process(c: &mut Criterion) {
         keyword: KeywordParams::default(),
         minhash: Some(&minhasher),
         limits: docview::extract::PageLimits::default(),
+        markdown: false,
     };
     let mut group = c.benchmark_group("ingest");
     group.sample_size(10);

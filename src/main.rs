@@ -14,7 +14,7 @@ use docview::eval::blocks::{
     all_blocks, cross_validate, load_sets, site_folds, train_model, write_blocks_csv, write_model,
 };
 use docview::eval::{SiteModels, evaluate_cleaner, load_set};
-use docview::extract::{PageLimits, extract_page_within};
+use docview::extract::{PageLimits, extract_page_in_site};
 use docview::index::{Combine, IndexKind, OpenIndex};
 use docview::input::read_page_bytes;
 use docview::integrate::IntegrateParams;
@@ -596,6 +596,11 @@ struct IngestArgs {
     /// `record`), which Spark, DuckDB, pandas and polars read directly.
     #[arg(long)]
     parquet: bool,
+    /// Also render each record's topic content as Markdown, in its `topic_markdown` field
+    /// (headings, lists, tables, fenced code blocks, absolute links): what pipelines that feed
+    /// language models store.
+    #[arg(long)]
+    markdown: bool,
     /// No progress bar or progress lines.
     #[arg(long, short)]
     quiet: bool,
@@ -653,6 +658,10 @@ enum Format {
     Json,
     /// The topic content page (004 §4.2): the purified page in its original layout.
     Html,
+    /// The topic content as Markdown: headings, paragraphs, lists, tables, fenced code blocks
+    /// kept verbatim, links and images with absolute URLs (resolved against --url, else the
+    /// page's declared address).
+    Markdown,
 }
 
 #[derive(Debug, clap::Args)]
@@ -661,7 +670,8 @@ struct ExtractArgs {
     /// or `-` for standard input.
     #[arg(required = true, value_name = "PAGE")]
     pages: Vec<PathBuf>,
-    /// The page's URL, reported in JSON output (with one PAGE only).
+    /// The page's URL (with one PAGE only): reported in JSON output, and what the Markdown
+    /// output resolves relative links and images against.
     #[arg(long, value_name = "URL")]
     url: Option<String>,
     /// Output format.
@@ -852,11 +862,13 @@ fn extract(args: ExtractArgs) -> Result<()> {
             .map_err(docview::Error::from)
             .and_then(|bytes| {
                 let charset = args.charset.as_deref();
-                Ok(extract_page_within(
+                Ok(extract_page_in_site(
                     &bytes,
                     charset,
                     &name,
+                    args.url.as_deref(),
                     cleaner.as_ref(),
+                    None,
                     &limits,
                 )?)
             });
@@ -891,6 +903,15 @@ fn extract(args: ExtractArgs) -> Result<()> {
             }
             Format::Html => {
                 write!(out, "{}", topic_content_page(&page.tree, &page.cleaned))?;
+            }
+            Format::Markdown => {
+                if args.pages.len() > 1 {
+                    if i > 0 {
+                        writeln!(out)?;
+                    }
+                    writeln!(out, "==> {name} <==")?;
+                }
+                write!(out, "{}", page.markdown())?;
             }
         }
     }
@@ -1426,6 +1447,7 @@ fn ingest_options(args: IngestArgs) -> Result<IngestOptions> {
     options.index_heap_bytes = args.index_memory.max(16) << 20;
     options.limits = args.limits.limits()?;
     options.parquet = args.parquet;
+    options.markdown = args.markdown;
     options.earlier = args.earlier;
     Ok(options)
 }

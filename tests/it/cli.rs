@@ -1323,3 +1323,123 @@ fn classify_eval_cross_validates_and_explains_bad_requests() {
     );
     assert!(!model.exists(), "no model written");
 }
+
+/// A hand-made article with a table, a nested list, a code block, inline code, links and an
+/// image, with its metadata in the head; around it, a menu and a footer.
+const MARKDOWN_PAGE: &str = r#"<!DOCTYPE html><html lang="en"><head><title>Tide gauge notes</title>
+<meta property="og:site_name" content="Harbor Notes">
+<meta name="author" content="Ada Crane">
+<meta property="article:published_time" content="2024-05-01T08:30:00+02:00">
+<script type="application/ld+json">{"@type":"NewsArticle","dateModified":"2024-05-03"}</script>
+<link rel="canonical" href="/notes/tide-gauge.html">
+</head><body>
+<nav><a href="/">Home</a> <a href="/notes/">Notes</a> <a href="/about/">About</a></nav>
+<article><h1>Reading the tide gauge</h1>
+<p>The harbor's tide gauge logs the water level every six minutes, and the log is public: this
+note shows how to read it, what the columns mean and how to check a reading against the
+printed tables the harbor master keeps in the office by the pier.</p>
+<h2>The columns</h2>
+<table><thead><tr><th>Column</th><th>Meaning</th></tr></thead>
+<tbody><tr><td>t</td><td>time, UTC</td></tr><tr><td>h</td><td>height in metres</td></tr></tbody></table>
+<p>Download the log from the <a href="/data/gauge.csv">harbor's data page</a> or from the
+<a href="https://tides.example.org/stations/42">national archive</a>, then check three things
+before you trust a reading from it on a stormy day.</p>
+<ol><li>The clock: every row is in UTC</li><li>The datum<ul><li>chart datum before 2019</li>
+<li>mean sea level since</li></ul></li><li>The flags in the last column</li></ol>
+<p>Read it with <code>gauge --since 2024-05-01</code>, which prints one row per reading:</p>
+<pre><code>import csv
+for row in csv.reader(open("gauge.csv")):
+    print(row[0],   row[1])
+</code></pre>
+<p><img src="img/gauge.jpg" alt="The gauge on the north pier"> The gauge on the north pier,
+with the harbor master's office behind it and the ferry dock on the far side.</p>
+</article>
+<footer>© Harbor Notes · <a href="/privacy/">Privacy</a></footer></body></html>"#;
+
+#[test]
+fn extract_renders_markdown_tables_lists_code_and_absolute_links() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let page = dir.path().join("gauge.html");
+    std::fs::write(&page, MARKDOWN_PAGE).unwrap();
+    let md = extract(&[
+        page.to_str().unwrap(),
+        "--format",
+        "markdown",
+        "--url",
+        "https://harbor.example/notes/tide-gauge.html",
+    ]);
+    assert!(md.starts_with("# Reading the tide gauge\n\n"), "{md}");
+    assert!(md.contains("\n\n## The columns\n\n"), "{md}");
+    assert!(
+        md.contains(
+            "| Column | Meaning |\n| --- | --- |\n| t | time, UTC |\n| h | height in metres |"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("[harbor's data page](https://harbor.example/data/gauge.csv)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("[national archive](https://tides.example.org/stations/42)"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "1. The clock: every row is in UTC\n2. The datum\n   - chart datum before 2019\n   - mean sea level since\n3. The flags in the last column"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("Read it with `gauge --since 2024-05-01`,"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "```\nimport csv\nfor row in csv.reader(open(\"gauge.csv\")):\n    print(row[0],   row[1])\n```"
+        ),
+        "{md}"
+    );
+    assert!(
+        md.contains("![The gauge on the north pier](https://harbor.example/notes/img/gauge.jpg)"),
+        "{md}"
+    );
+    for furniture in ["Home", "About", "Privacy"] {
+        assert!(!md.contains(furniture), "{furniture} in {md}");
+    }
+}
+
+#[test]
+fn extract_json_reports_the_metadata_the_page_declares() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let page = dir.path().join("gauge.html");
+    std::fs::write(&page, MARKDOWN_PAGE).unwrap();
+    let out = extract(&[
+        page.to_str().unwrap(),
+        "--format",
+        "json",
+        "--url",
+        "https://harbor.example/notes/tide-gauge.html",
+    ]);
+    let report: Value = serde_json::from_str(&out).expect("JSON report");
+    let m = &report["metadata"];
+    let field = |name: &str| (m[name]["value"].clone(), m[name]["source"].clone());
+    assert_eq!(field("author"), ("Ada Crane".into(), "meta".into()), "{m}");
+    assert_eq!(
+        field("published"),
+        ("2024-05-01T08:30:00+02:00".into(), "open-graph".into())
+    );
+    assert_eq!(field("modified"), ("2024-05-03".into(), "json-ld".into()));
+    assert_eq!(
+        field("site_name"),
+        ("Harbor Notes".into(), "open-graph".into())
+    );
+    assert_eq!(
+        field("canonical_url"),
+        (
+            "https://harbor.example/notes/tide-gauge.html".into(),
+            "link-canonical".into()
+        )
+    );
+    assert_eq!(field("language"), ("en".into(), "html-lang".into()));
+}

@@ -1290,3 +1290,95 @@ fn sample_listings_are_hubs_and_their_articles_are_not() {
     assert_eq!(articles, records.len() - listings.len() - between.len());
     assert!(articles >= 20, "{articles} articles");
 }
+
+/// Markdown without its escapes and link targets (`[text](url)` as `text`), for comparing
+/// with the plain text.
+fn unescaped(md: &str) -> String {
+    let mut out = String::with_capacity(md.len());
+    let mut rest = md;
+    while let Some(at) = rest.find("](") {
+        out.push_str(&rest[..at]);
+        rest = &rest[at + 2..];
+        rest = &rest[rest.find(')').map_or(rest.len(), |e| e + 1)..];
+    }
+    out.push_str(rest);
+    out.replace(['\\', '['], "").replace("![", "")
+}
+
+#[test]
+fn markdown_records_of_the_samples_read_as_the_articles() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut options = IngestOptions::new(vec![samples_warc()], out.clone());
+    options.threads = 2;
+    options.markdown = true;
+    ingest(&options, &Silent).expect("ingest");
+    let records = records(&out);
+    let mut articles = 0;
+    for r in &records {
+        let d = &r.docview;
+        let md = d
+            .topic_markdown
+            .as_deref()
+            .unwrap_or_else(|| panic!("{} has no topic_markdown", d.identifier));
+        let is_article = d
+            .classification
+            .as_ref()
+            .is_some_and(|c| c.class == "article");
+        if !is_article || d.topic_content_empty {
+            continue;
+        }
+        articles += 1;
+        // The article's first paragraph opens the Markdown (after a heading, if any).
+        let first = d.topic_content.lines().next().unwrap();
+        let body = unescaped(md);
+        assert!(
+            body.contains(first),
+            "{}: Markdown lacks the first line {first:?}:\n{md}",
+            d.identifier
+        );
+        // Every line of the text is in the Markdown, whatever its markup there.
+        for line in d.topic_content.lines().filter(|l| !l.trim().is_empty()) {
+            let words: String = line
+                .split_whitespace()
+                .take(6)
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(
+                body.contains(&words),
+                "{}: Markdown lacks {words:?}:\n{md}",
+                d.identifier
+            );
+        }
+    }
+    assert!(articles >= 20, "{articles} articles");
+    let dawn = records
+        .iter()
+        .find(|r| r.docview.identifier == DAWN_CHORUS_SHORTLINK)
+        .expect("dawn chorus record");
+    let md = dawn.docview.topic_markdown.as_deref().unwrap();
+    assert!(md.contains("\n\n## Why so early?\n\n"), "{md}");
+    assert!(
+        md.contains(
+            "![A robin singing from the top of a hawthorn hedge in grey early light](http://www.fieldnotes.example/media/robin-hawthorn.jpg)"
+        ),
+        "{md}"
+    );
+    let m = &dawn.docview.metadata;
+    assert_eq!(
+        m.site_name.as_ref().map(|s| s.value.as_str()),
+        Some("Fieldnotes")
+    );
+    assert_eq!(
+        m.canonical_url.as_ref().map(|s| s.value.as_str()),
+        Some(DAWN_CHORUS)
+    );
+    // Without --markdown, no record carries it.
+    let plain = dir.path().join("plain");
+    run_ingest(vec![samples_warc()], &plain);
+    assert!(
+        self::records(&plain)
+            .iter()
+            .all(|r| r.docview.topic_markdown.is_none())
+    );
+}

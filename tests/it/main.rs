@@ -13,6 +13,7 @@ mod eval_corpus;
 mod fuzz_replay;
 mod incremental;
 mod ingest;
+mod metadata_corpus;
 mod quality_gate;
 mod query;
 mod replica_gate;

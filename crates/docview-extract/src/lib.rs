@@ -14,9 +14,13 @@ use docview_page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
 use docview_text::tokens::count_tokens;
 use docview_text::{Analyzer, Language, detect_language, language_from_tag};
 mod error;
+pub mod markdown;
+pub mod metadata;
 pub mod topic;
 
 pub use error::{Error, NotAPage, Result};
+pub use markdown::{markdown_of, to_markdown};
+pub use metadata::{Day, MetaSource, Metadata, Sourced, iso_date, metadata_of, today};
 
 /// Limits that bound what one page costs: html5ever's DOM of a page takes about 30 times its
 /// size, and a page of tiny elements more, so a 50 MB page would take over 1.5 GB. A page past
@@ -272,6 +276,9 @@ pub struct ExtractReport<'a> {
     pub language: Language,
     /// The 15 features of highest weight in the topic content's feature vector (Formula 2).
     pub features: Vec<(String, f32)>,
+    /// What the page declares about itself: author, dates, site name, canonical URL,
+    /// declared language, each with its source.
+    pub metadata: Metadata,
     /// Every block of the tag tree with the verdict on it.
     pub blocks: Vec<BlockReport<'a>>,
 }
@@ -424,8 +431,19 @@ impl Extraction {
             paragraphs: &self.cleaned.paragraphs,
             language,
             features: self.topic_features(language).top(15),
+            metadata: self.metadata(),
             blocks,
         }
+    }
+
+    /// What the page declares about itself ([`metadata_of`]), dates up to [`today`].
+    pub fn metadata(&self) -> Metadata {
+        metadata_of(&self.tree, today())
+    }
+
+    /// The topic content as Markdown ([`to_markdown`]).
+    pub fn markdown(&self) -> String {
+        to_markdown(self)
     }
 }
 

@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::Extraction;
+use crate::{Extraction, Metadata};
 use docview_clean::{Cleaned, Verdict};
 use docview_measure::{FeatureVector, block_text, text_feature_vector};
 use docview_page::{Item, NodeId, PageSignals, PageType, Show, Step, TagTree, walk};
@@ -99,6 +99,12 @@ pub struct TopicPage {
     /// `<title>` means nothing.
     #[serde(default)]
     pub headline: Option<String>,
+    /// What the page declares about itself ([`Metadata`]).
+    #[serde(default)]
+    pub metadata: Metadata,
+    /// The topic content as Markdown, when asked for ([`TopicPage::with_markdown`]).
+    #[serde(default)]
+    pub markdown: Option<String>,
 }
 
 /// A headline has at most this many terms.
@@ -286,6 +292,16 @@ impl TopicPage {
             hub_blocks,
             links,
             headline: headline(tree, cleaned),
+            metadata: page.metadata(),
+            markdown: None,
+        }
+    }
+
+    /// The topic page of a cleaned page with its topic content as Markdown too.
+    pub fn with_markdown(page: &Extraction) -> TopicPage {
+        TopicPage {
+            markdown: Some(page.markdown()),
+            ..TopicPage::of(page)
         }
     }
 

@@ -5,6 +5,7 @@ use std::sync::OnceLock;
 
 use html5ever::{LocalName, local_name};
 
+use super::declared::{self, DeclaredSource};
 use super::dom::{AtomMap, Data, Dom, Element, NodeIx};
 use super::hint::{Hint, hint_of};
 use super::markup::MarkupCounter;
@@ -32,6 +33,8 @@ enum Role {
     Line,
     /// Any other element: its content belongs to the enclosing container.
     Inline,
+    /// Inline code (`code`, `kbd`, `samp`, `tt`): inline, its text set as code.
+    Code,
 }
 
 /// The roles of the tags that have one other than [`Role::Inline`].
@@ -91,6 +94,7 @@ const ROLES: &[(&[&str], Role)] = &[
     (&["b", "strong", "big"], Role::Weighty(1.5)),
     (&["em", "i", "u", "mark", "font"], Role::Weighty(1.2)),
     (&["a"], Role::Anchor),
+    (&["code", "kbd", "samp", "tt"], Role::Code),
     (&["img"], Role::Image),
     (&["br", "hr"], Role::Break),
     (
@@ -179,6 +183,8 @@ enum Exit {
     },
     /// Closes the link at this index of [`TagTree::links`].
     Anchor(usize),
+    /// Leaving inline code: an inline element that also ends a run of code.
+    Code,
     Line,
     /// Closes an inline element (span, time, ...).
     Inline,
@@ -199,6 +205,8 @@ struct Builder {
     headings: Vec<u8>,
     /// Depth of open weighty tags.
     weighty: u32,
+    /// Depth of open inline code tags.
+    code: u32,
     /// True right after an inline element or anchor closed, before any text or other markup.
     after_inline: bool,
     /// True when an inline element opened right after another closed: the next text starts
@@ -237,6 +245,7 @@ pub fn build(html: &str) -> TagTree {
     alt.canonical = tree.canonical;
     alt.og_url = tree.og_url;
     alt.markup = tree.markup;
+    alt.declared = tree.declared;
     alt
 }
 
@@ -250,6 +259,7 @@ fn build_one(html: &str) -> (TagTree, String) {
         noscript: String::new(),
         headings: Vec::new(),
         weighty: 0,
+        code: 0,
         after_inline: false,
         gap: false,
         markup: MarkupCounter::new(),
@@ -261,6 +271,32 @@ fn build_one(html: &str) -> (TagTree, String) {
     b.walk(&dom, body.unwrap_or(Dom::DOCUMENT));
     let noscript = std::mem::take(&mut b.noscript);
     (b.finish(), noscript)
+}
+
+/// Most bytes of a `<pre>` block's text kept verbatim.
+const MAX_VERBATIM_BYTES: usize = 1 << 20;
+
+/// The text of a `<pre>` element as written: its descendants' text, whitespace kept, one
+/// newline for each `<br>`, at most [`MAX_VERBATIM_BYTES`].
+fn verbatim_text(dom: &Dom, pre: NodeIx) -> String {
+    let mut text = String::new();
+    for node in dom.descendants(pre) {
+        match dom.data(node) {
+            Data::Text(t) => text.push_str(t),
+            Data::Element(el) if *el.tag() == local_name!("br") => text.push('\n'),
+            _ => {}
+        }
+        if text.len() > MAX_VERBATIM_BYTES {
+            let mut at = MAX_VERBATIM_BYTES;
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            text.truncate(at);
+            break;
+        }
+    }
+    // A newline right after `<pre>` is not part of its content (HTML parsing drops it).
+    text.strip_prefix('\n').map(str::to_string).unwrap_or(text)
 }
 
 /// The first child of `parent` that is a `tag` element.
@@ -285,6 +321,7 @@ impl Builder {
                 continue;
             };
             self.markup.element(el);
+            self.read_declared(el);
             let tag = el.tag();
             if *tag == local_name!("title") {
                 if self.tree.title.is_empty() {
@@ -318,6 +355,7 @@ impl Builder {
             return;
         };
         self.markup.json_ld_types(&value);
+        declared::json_ld(&value, &mut self.tree.declared);
         if let Some(body) = json_ld_article_body(&value)
             && self
                 .tree
@@ -326,6 +364,43 @@ impl Builder {
                 .is_none_or(|b| b.len() < body.len())
         {
             self.tree.json_ld_body = Some(body);
+        }
+    }
+
+    /// Keeps what a meta tag or an `itemprop` with a `content` or `datetime` declares
+    /// ([`declared`]).
+    fn read_declared(&mut self, el: &Element) {
+        if *el.tag() == local_name!("meta") {
+            let key = el
+                .attr(&local_name!("property"))
+                .or_else(|| el.attr(&local_name!("name")))
+                .or_else(|| el.attr(&local_name!("itemprop")));
+            let (Some(key), Some(content)) = (key, el.attr(&local_name!("content"))) else {
+                return;
+            };
+            let key = key.trim().to_ascii_lowercase();
+            if let Some((field, source)) = declared::meta_key(&key) {
+                declared::push_declared(&mut self.tree.declared, field, content, source);
+            } else if let Some(field) = declared::itemprop(&key) {
+                declared::push_declared(
+                    &mut self.tree.declared,
+                    field,
+                    content,
+                    DeclaredSource::Microdata,
+                );
+            }
+        } else if let Some(prop) = el.attr(&local_name!("itemprop"))
+            && let Some(field) = declared::itemprop(&prop.trim().to_ascii_lowercase())
+            && let Some(value) = el
+                .attr(&local_name!("datetime"))
+                .or_else(|| el.attr(&local_name!("content")))
+        {
+            declared::push_declared(
+                &mut self.tree.declared,
+                field,
+                value,
+                DeclaredSource::Microdata,
+            );
         }
     }
 
@@ -400,6 +475,7 @@ impl Builder {
             anchor: self.anchors > 0,
             heading: self.headings.last().copied().unwrap_or(0),
             weighty: self.weighty > 0,
+            code: self.code > 0,
         };
         let cur = self.current() as usize;
         let node = &mut self.tree.nodes[cur];
@@ -424,12 +500,20 @@ impl Builder {
                     Data::Text(text) => self.push_text(text),
                     Data::Element(el) => {
                         self.markup.element(el);
+                        self.read_declared(el);
                         let tag = el.tag();
                         if *tag == local_name!("noscript") {
                             self.read_noscript(dom, node);
                         } else if *tag == local_name!("script") {
                             self.read_script(dom, node, el);
                         } else if let Some(exit) = self.enter(el) {
+                            if *tag == local_name!("pre") && matches!(exit, Exit::Container) {
+                                let text = verbatim_text(dom, node);
+                                if !text.trim().is_empty() {
+                                    let id = self.current();
+                                    self.tree.verbatim.push((id, text.into()));
+                                }
+                            }
                             stack.push(Step::Exit(exit));
                             stack.extend(dom.children_rev(node).map(Step::Enter));
                         }
@@ -462,8 +546,9 @@ impl Builder {
         // be pruned as one.
         // A boilerplate-named or hidden element becomes a block of its own, whatever its tag,
         // so it can be pruned as one.
-        let container =
-            role == Role::Container || hidden || (hint != Hint::None && role == Role::Inline);
+        let container = role == Role::Container
+            || hidden
+            || (hint != Hint::None && matches!(role, Role::Inline | Role::Code));
         if container {
             if self.open.len() > MAX_DEPTH {
                 self.push_item(Item::Break);
@@ -474,7 +559,7 @@ impl Builder {
             self.tree.nodes[nid as usize].hidden = hidden;
             return Some(Exit::Container);
         }
-        if matches!(role, Role::Inline | Role::Anchor) && self.after_inline {
+        if matches!(role, Role::Inline | Role::Anchor | Role::Code) && self.after_inline {
             self.gap = true;
         }
         let before = self.tree.nodes[self.current() as usize].own;
@@ -541,6 +626,10 @@ impl Builder {
                 Some(Exit::Line)
             }
             Role::Inline => Some(Exit::Inline),
+            Role::Code => {
+                self.code += 1;
+                Some(Exit::Code)
+            }
             Role::Container | Role::Drop => Some(Exit::Nothing),
         }
     }
@@ -553,6 +642,10 @@ impl Builder {
             Exit::Line => self.push_item(Item::Break),
             Exit::Nothing => {}
             Exit::Inline => self.after_inline = true,
+            Exit::Code => {
+                self.code -= 1;
+                self.after_inline = true;
+            }
             Exit::Anchor(link) => {
                 self.anchors -= 1;
                 self.tree.links[link].end = self.tree.text.len() as u32;
@@ -915,5 +1008,33 @@ mod tests {
         let tree = build(&html);
         assert!(tree.nodes.len() <= MAX_DEPTH + 2, "{}", tree.nodes.len());
         assert!(tree.all_text().contains("deep text"));
+    }
+
+    #[test]
+    fn pre_blocks_keep_their_text_verbatim_and_code_is_styled() {
+        let html = "<html><body><p>Run <code>make  test</code> now.</p>\
+            <pre>\nfn main() {\n    print(1);<br>}</pre></body></html>";
+        let tree = build(html);
+        let code: Vec<&str> = tree
+            .nodes
+            .iter()
+            .flat_map(|n| &n.items)
+            .filter_map(|i| match *i {
+                Item::Text { start, end, style } if style.code => Some(tree.slice(start, end)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(code, ["make test"]);
+        let pre = tree.nodes.iter().position(|n| &*n.tag == "pre").unwrap() as NodeId;
+        assert_eq!(
+            tree.verbatim,
+            [(pre, "fn main() {\n    print(1);\n}".into())]
+        );
+        // The block's items hold the text folded, as every block's do.
+        assert!(
+            tree.all_text().contains("fn main() { print(1);"),
+            "{}",
+            tree.all_text()
+        );
     }
 }

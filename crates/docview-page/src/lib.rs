@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 mod build;
+mod declared;
 mod dom;
 mod hint;
 mod markup;
@@ -25,6 +26,7 @@ mod tokenizer;
 use serde::{Deserialize, Serialize};
 
 pub use build::build;
+pub use declared::{Declared, DeclaredField, DeclaredSource, MAX_DECLARED, MAX_DECLARED_CHARS};
 pub use hint::Hint;
 pub use markup::{MARKUP_TAGS, Markup, NAME_WORDS, OG_TYPES, SCHEMA_TYPES};
 pub use nesting::{MAX_PARSE_DEPTH, cap_nesting, tag_limit_offset};
@@ -74,6 +76,8 @@ pub struct Style {
     pub heading: u8,
     /// Inside a weighty tag other than a heading (b, strong, em, ...).
     pub weighty: bool,
+    /// Inside inline code (`code`, `kbd`, `samp`, `tt`).
+    pub code: bool,
 }
 
 /// One piece of a node's content, in document order.
@@ -222,6 +226,12 @@ pub struct TagTree {
     pub url: Option<String>,
     /// What the markup says about the page's kind beyond its blocks ([`Markup`]).
     pub markup: Markup,
+    /// What the page declares about itself (author, dates, site name), as written, in
+    /// document order.
+    pub declared: Vec<Declared>,
+    /// The text of each `<pre>` block as written, its whitespace kept (the block's items
+    /// hold it folded, like all text): code listings rendered verbatim.
+    pub verbatim: Vec<(NodeId, Box<str>)>,
 }
 
 /// A hyperlink: its target as written in the page and its anchor text.

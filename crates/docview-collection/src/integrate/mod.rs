@@ -20,6 +20,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
+use crate::extract::Metadata;
 use crate::measure::FeatureVector;
 use crate::page::PageType;
 use crate::stats::CollectionStats;
@@ -105,6 +106,14 @@ pub struct DocView {
     pub link_base_source: LinkBaseSource,
     /// URLs of the pages removed as replicas of this one.
     pub replicas: Vec<String>,
+    /// What the page declares about itself: author, published and modified dates (ISO
+    /// 8601), site name, canonical URL, declared language, each with its source (`null` when
+    /// it does not say).
+    #[serde(default)]
+    pub metadata: Metadata,
+    /// The topic content as Markdown (`ingest --markdown`; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic_markdown: Option<String>,
 }
 
 /// What a classifier said of a page: the DocView's classification code spelt out.
@@ -300,6 +309,8 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
             link_base: base.url.as_ref().map(Url::to_string).unwrap_or_default(),
             link_base_source: base.source,
             replicas: Vec::new(),
+            metadata: page.metadata.clone(),
+            topic_markdown: page.markdown.clone(),
         },
         term_counts,
     }

@@ -162,6 +162,9 @@ pub struct IngestOptions {
     /// Also write the records as `docviews.parquet` when the run completes.
     #[serde(default)]
     pub parquet: bool,
+    /// Render each record's topic content as Markdown too (`topic_markdown`).
+    #[serde(default)]
+    pub markdown: bool,
     /// Finished runs whose kept pages this run's pages are checked against first (an
     /// incremental crawl: see [`earlier`]).
     #[serde(default)]
@@ -191,6 +194,7 @@ impl IngestOptions {
             index_heap_bytes: 64 << 20,
             limits: PageLimits::default(),
             parquet: false,
+            markdown: false,
             earlier: Vec::new(),
         }
     }
@@ -258,6 +262,7 @@ impl IngestOptions {
             "stopwords": self.stopwords,
             "stats_file": self.stats_file.as_ref().map(|p| p.display().to_string()),
             "limits": self.limits,
+            "markdown": self.markdown,
             "earlier": self.earlier.iter().map(|p| setting_path(p)).collect::<Vec<_>>(),
             // Not `parquet`: it adds a file at the end and changes no record, so a resumed
             // run may ask for it or not.
@@ -497,6 +502,9 @@ pub struct Cleaning<'a> {
     /// The classifier of the classification code, for the second pass (the first does not
     /// integrate).
     pub classifier: Option<crate::integrate::ClassifierRef<'a>>,
+    /// Render each page's topic content as Markdown too (`ingest --markdown`), in the pass
+    /// that cleans it.
+    pub markdown: bool,
 }
 
 /// The first pass: cleans every page of the inputs, builds the collection statistics, and
@@ -532,6 +540,7 @@ pub fn build_stats(
                         cleaning.cleaner,
                         cleaning.sites.model_of(&p.url),
                         &limits,
+                        cleaning.markdown,
                     );
                     let features = topic
                         .as_ref()
@@ -691,6 +700,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
                         cleaner: cleaner.as_ref(),
                         sites: &sites,
                         classifier: None,
+                        markdown: options.markdown,
                     },
                     options.limits,
                     options.stopwords,
@@ -722,6 +732,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
                 classifier: classifier
                     .as_ref()
                     .map(|(model, name)| crate::integrate::ClassifierRef { model, name }),
+                markdown: options.markdown,
             },
             &stats,
             &pool,
@@ -819,6 +830,7 @@ fn run_ingest(
         keyword: options.keyword,
         minhash: minhasher.as_ref(),
         limits: options.limits,
+        markdown: options.markdown,
     };
     let mut counters = state.counters.clone();
     let mut next_seq = state.next_seq;

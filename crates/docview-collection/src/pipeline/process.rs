@@ -37,6 +37,8 @@ pub struct Worker<'a> {
     pub minhash: Option<&'a MinHasher>,
     /// What one page may cost.
     pub limits: PageLimits,
+    /// Render each record's topic content as Markdown too (`topic_markdown`).
+    pub markdown: bool,
     /// The classifier of the classification code, if any.
     pub classifier: Option<crate::integrate::ClassifierRef<'a>>,
 }
@@ -97,6 +99,7 @@ pub fn clean_page(
     cleaner: &dyn Cleaner,
     site: Option<&SiteModel>,
     limits: &PageLimits,
+    markdown: bool,
 ) -> Result<TopicPage, Unreadable> {
     extract_page_in_site(
         &raw.bytes,
@@ -107,7 +110,13 @@ pub fn clean_page(
         site,
         limits,
     )
-    .map(|page| TopicPage::of(&page))
+    .map(|page| {
+        if markdown {
+            TopicPage::with_markdown(&page)
+        } else {
+            TopicPage::of(&page)
+        }
+    })
     .map_err(|e| Unreadable {
         origin: raw.origin.clone(),
         reason: match &e {
@@ -152,7 +161,13 @@ pub fn page_features(url: &str, page: &TopicPage, analyzer: &Analyzer) -> PageFe
 
 /// Second pass: cleans, integrates and fingerprints one page.
 pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed, Unreadable> {
-    let page = clean_page(&raw, w.cleaner, w.sites.model_of(&raw.url), &w.limits)?;
+    let page = clean_page(
+        &raw,
+        w.cleaner,
+        w.sites.model_of(&raw.url),
+        &w.limits,
+        w.markdown,
+    )?;
     Ok(integrate_page(
         seq,
         raw.origin,

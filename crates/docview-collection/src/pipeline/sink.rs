@@ -340,7 +340,8 @@ pub const DOCVIEWS_PARQUET: &str = "docviews.parquet";
 
 /// Writes `docviews.jsonl` of `dir` again as `docviews.parquet` (atomically): one row per kept
 /// page, the DocView's scalar elements as columns, its lists (keywords, relevant links,
-/// replicas) as JSON text, and the whole record as `record`. Spark, DuckDB, pandas and polars
+/// replicas) and its metadata as JSON text, the published date and the Markdown (when the
+/// run rendered it) as optional text, and the whole record as `record`. Spark, DuckDB, pandas and polars
 /// read it directly.
 pub fn write_docviews_parquet(dir: &Path) -> Result<()> {
     use super::stages::table::{Column, Values, write_table};
@@ -351,6 +352,9 @@ pub fn write_docviews_parquet(dir: &Path) -> Result<()> {
     let mut lists: [Vec<String>; 3] = Default::default();
     let mut record = Vec::new();
     let mut page_type = Vec::new();
+    let mut metadata = Vec::new();
+    let mut published = Vec::new();
+    let mut markdown = Vec::new();
     let path = dir.join(DOCVIEWS);
     let file = File::open(&path).map_err(|e| Error::io(&path, e))?;
     for (i, line) in BufReader::new(file).lines().enumerate() {
@@ -380,6 +384,9 @@ pub fn write_docviews_parquet(dir: &Path) -> Result<()> {
         page_type.push(json_text(&d.page_type).trim_matches('"').to_string());
         truncated.push(d.truncated.clone());
         empty.push(i64::from(d.topic_content_empty));
+        metadata.push(json_text(&d.metadata));
+        published.push(d.metadata.published.as_ref().map(|p| p.value.clone()));
+        markdown.push(d.topic_markdown.clone());
         record.push(line);
     }
     let [
@@ -409,6 +416,9 @@ pub fn write_docviews_parquet(dir: &Path) -> Result<()> {
             Column::int("topic_content_empty", empty),
             Column::optional("truncated", Values::Text(truncated)),
             Column::text("replicas", replicas),
+            Column::text("metadata", metadata),
+            Column::optional("published", Values::Text(published)),
+            Column::optional("topic_markdown", Values::Text(markdown)),
             Column::text("record", record),
         ],
     )

@@ -310,7 +310,7 @@ mod tests {
             origin: "article-tide-pools.html".into(),
         };
         let cleaner = Learned::embedded().expect("the embedded model");
-        let topic = clean_page(&raw, &cleaner, None, &Default::default());
+        let topic = clean_page(&raw, &cleaner, None, &Default::default(), false);
         assert!(topic.is_ok(), "the sample cleans");
         let page = |topic| {
             Event::Page(CleanedPage {

@@ -604,6 +604,7 @@ fn stats_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
                                     cleaner.as_ref(),
                                     sites.model_of(&p.url),
                                     &options.limits,
+                                    options.markdown,
                                 );
                                 let features = topic
                                     .as_ref()
@@ -812,6 +813,7 @@ fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
         keyword: options.keyword,
         minhash: minhasher.as_ref(),
         limits: options.limits,
+        markdown: options.markdown,
     };
     let pool = pool(options)?;
     // Each event's key, from the units' counts.

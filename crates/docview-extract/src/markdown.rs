@@ -1,0 +1,645 @@
+//! The topic content as Markdown, rendered from the blocks the cleaner kept in the tag tree:
+//! headings as `#` lines, paragraphs, lists (`-` and `1.`, nested ones indented), data tables
+//! as Markdown tables, `<pre>` blocks fenced and verbatim, inline code in backticks, links and
+//! images with absolute URLs (resolved against the page's URL, or its declared address, and
+//! its `<base href>`). A table that lays a page out (a cell holding a list, a code block, another
+//! table, or several paragraphs) is rendered as the blocks it holds, not as a table.
+
+use docview_clean::Cleaned;
+use docview_page::{Item, NodeId, Show, Style, TagTree};
+use url::Url;
+
+use crate::Extraction;
+
+/// The topic content of `page` as Markdown (empty when the cleaner kept nothing).
+pub fn to_markdown(page: &Extraction) -> String {
+    markdown_of(&page.tree, &page.cleaned)
+}
+
+/// [`to_markdown`] of a tree and what a cleaner kept of it.
+pub fn markdown_of(tree: &TagTree, cleaned: &Cleaned) -> String {
+    let Some(root) = cleaned.topic_root else {
+        return String::new();
+    };
+    let r = Renderer {
+        tree,
+        cleaned,
+        base: base_url(tree),
+    };
+    let mut blocks = Vec::new();
+    if !matches!(r.show(root), Show::Nothing) {
+        r.block(root, &mut blocks);
+    }
+    let mut out = blocks.join("\n\n");
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// The URL relative links resolve against: the page's URL (else its canonical or `og:url`
+/// address when absolute), joined with its `<base href>`.
+fn base_url(tree: &TagTree) -> Option<Url> {
+    let page = tree
+        .url
+        .as_deref()
+        .or(tree.canonical.as_deref())
+        .or(tree.og_url.as_deref())
+        .and_then(|u| Url::parse(u).ok());
+    match (&page, tree.base_href.as_deref()) {
+        (Some(p), Some(b)) => p.join(b).ok().or(page),
+        (None, Some(b)) => Url::parse(b).ok(),
+        _ => page,
+    }
+}
+
+/// Longest cell text of a table rendered as a Markdown table, in bytes.
+const MAX_CELL_BYTES: usize = 400;
+
+struct Renderer<'t> {
+    tree: &'t TagTree,
+    cleaned: &'t Cleaned,
+    base: Option<Url>,
+}
+
+/// The inline content of one block being written: lines of the current paragraph.
+#[derive(Default)]
+struct Inline {
+    /// The line being written.
+    line: String,
+    /// The heading level of its text (0: not a heading).
+    heading: u8,
+    /// The link open in `line`: its index in [`TagTree::links`].
+    link: Option<usize>,
+}
+
+impl<'t> Renderer<'t> {
+    fn show(&self, id: NodeId) -> Show {
+        if self.tree.node(id).hidden {
+            return Show::Nothing;
+        }
+        self.cleaned
+            .decisions
+            .get(id as usize)
+            .map_or(Show::Nothing, |d| d.show())
+    }
+
+    /// The verbatim text of a `<pre>` block, if it has one.
+    fn verbatim(&self, id: NodeId) -> Option<&'t str> {
+        self.tree
+            .verbatim
+            .iter()
+            .find(|(n, _)| *n == id)
+            .map(|(_, t)| &**t)
+    }
+
+    /// Renders the block `id` (shown) into `out`, one entry per Markdown block.
+    fn block(&self, id: NodeId, out: &mut Vec<String>) {
+        let node = self.tree.node(id);
+        let own = self.show(id) == Show::All;
+        match &*node.tag {
+            "pre" if own => {
+                if let Some(code) = self.verbatim(id) {
+                    out.push(fenced(code));
+                    return;
+                }
+            }
+            "ul" | "ol" => {
+                self.list(id, node.tag.as_ref() == "ol", out);
+                return;
+            }
+            "table" => {
+                if let Some(table) = self.table(id) {
+                    out.push(table);
+                    return;
+                }
+            }
+            "blockquote" => {
+                let mut inner = Vec::new();
+                self.children_and_text(id, own, &mut inner);
+                if !inner.is_empty() {
+                    out.push(quote(&inner.join("\n\n")));
+                }
+                return;
+            }
+            _ => {}
+        }
+        self.children_and_text(id, own, out);
+    }
+
+    /// The block's own text (when `own`) as paragraphs and its shown child blocks, in order.
+    fn children_and_text(&self, id: NodeId, own: bool, out: &mut Vec<String>) {
+        let mut inline = Inline::default();
+        let mut para: Vec<String> = Vec::new();
+        for item in &self.tree.node(id).items {
+            match *item {
+                Item::Child(child) => {
+                    if self.show(child) == Show::Nothing {
+                        continue;
+                    }
+                    self.end_line(&mut inline, &mut para, out);
+                    flush(&mut para, out);
+                    self.block(child, out);
+                }
+                _ if !own => {}
+                Item::Text { start, end, style } => {
+                    self.text(&mut inline, &mut para, out, start, end, style)
+                }
+                Item::Break => self.end_line(&mut inline, &mut para, out),
+                Item::Image { start, end, src } => {
+                    let alt = self.tree.slice(start, end);
+                    if let Some(md) = self.image(alt, src) {
+                        push_word(&mut inline.line, &md);
+                    }
+                }
+            }
+        }
+        self.end_line(&mut inline, &mut para, out);
+        flush(&mut para, out);
+    }
+
+    /// Adds a run of text to the current line, opening and closing its link.
+    fn text(
+        &self,
+        inline: &mut Inline,
+        para: &mut Vec<String>,
+        out: &mut Vec<String>,
+        start: u32,
+        end: u32,
+        style: Style,
+    ) {
+        let raw = self.tree.slice(start, end);
+        if style.heading != inline.heading && !inline.line.trim().is_empty() {
+            self.end_line(inline, para, out);
+        }
+        inline.heading = style.heading;
+        let link = if style.anchor {
+            self.link_at(start)
+        } else {
+            None
+        };
+        if inline.link.is_some() && inline.link != link {
+            self.close_link(inline);
+        }
+        if let Some(l) = link
+            && inline.link.is_none()
+            && self.href(l).is_some()
+        {
+            let lead = raw.len() - raw.trim_start().len();
+            inline.line.push_str(&raw[..lead]);
+            inline.line.push('[');
+            inline.link = Some(l);
+            push_inline(&mut inline.line, raw.trim_start(), style.code);
+        } else {
+            push_inline(&mut inline.line, raw, style.code);
+        }
+        if let Some(l) = inline.link
+            && self.tree.links[l].end <= end
+        {
+            self.close_link(inline);
+        }
+    }
+
+    fn close_link(&self, inline: &mut Inline) {
+        let Some(l) = inline.link.take() else {
+            return;
+        };
+        let trail = inline.line.len() - inline.line.trim_end().len();
+        let spaces = inline.line.split_off(inline.line.len() - trail);
+        if inline.line.ends_with('[') {
+            // A link without text: its brackets go.
+            inline.line.pop();
+        } else if let Some(href) = self.href(l) {
+            inline.line.push_str("](");
+            inline.line.push_str(&href);
+            inline.line.push(')');
+        }
+        inline.line.push_str(&spaces);
+    }
+
+    /// The link whose anchor text starts at or before `at` and ends after it.
+    fn link_at(&self, at: u32) -> Option<usize> {
+        let links = &self.tree.links;
+        let i = links.partition_point(|l| l.start <= at);
+        (i > 0 && links[i - 1].end > at).then(|| i - 1)
+    }
+
+    fn href(&self, l: usize) -> Option<String> {
+        resolve(self.base.as_ref(), &self.tree.links[l].href)
+    }
+
+    fn image(&self, alt: &str, src: u32) -> Option<String> {
+        let src = self.tree.images.get(src as usize)?;
+        let url = resolve(self.base.as_ref(), src).filter(|u| !u.starts_with("data:"))?;
+        Some(format!("![{}]({url})", escape(alt)))
+    }
+
+    /// Ends the current line: a heading becomes a block of its own, other lines join the
+    /// paragraph.
+    fn end_line(&self, inline: &mut Inline, para: &mut Vec<String>, out: &mut Vec<String>) {
+        self.close_link(inline);
+        let line = inline.line.trim().to_string();
+        inline.line.clear();
+        if line.is_empty() {
+            return;
+        }
+        if inline.heading > 0 {
+            flush(para, out);
+            out.push(format!(
+                "{} {}",
+                "#".repeat(inline.heading as usize),
+                line.replace('\n', " ")
+            ));
+        } else {
+            para.push(line);
+        }
+    }
+
+    /// A list: each shown `li` child as an item, `1.`-numbered for `ol`, its nested blocks
+    /// indented under it.
+    fn list(&self, id: NodeId, ordered: bool, out: &mut Vec<String>) {
+        let mut items: Vec<String> = Vec::new();
+        let mut n = 0;
+        for &child in &self.tree.node(id).children {
+            if self.show(child) == Show::Nothing {
+                continue;
+            }
+            let mut blocks = Vec::new();
+            self.block(child, &mut blocks);
+            if blocks.is_empty() {
+                continue;
+            }
+            n += 1;
+            let marker = if ordered {
+                format!("{n}. ")
+            } else {
+                "- ".to_string()
+            };
+            // A nested list follows its item's text directly (a tight list).
+            let mut body = String::new();
+            for b in &blocks {
+                if !body.is_empty() {
+                    body.push_str(if is_list(b) { "\n" } else { "\n\n" });
+                }
+                body.push_str(b);
+            }
+            let indent = " ".repeat(marker.len());
+            let mut item = String::new();
+            for (i, line) in body.lines().enumerate() {
+                if i == 0 {
+                    item.push_str(&marker);
+                } else {
+                    item.push('\n');
+                    if !line.is_empty() {
+                        item.push_str(&indent);
+                    }
+                }
+                item.push_str(line);
+            }
+            items.push(item);
+        }
+        // The list's own text, if any, before its items.
+        if self.show(id) == Show::All {
+            let mut own = Vec::new();
+            let mut inline = Inline::default();
+            let mut para = Vec::new();
+            for item in &self.tree.node(id).items {
+                match *item {
+                    Item::Text { start, end, style } => {
+                        self.text(&mut inline, &mut para, &mut own, start, end, style)
+                    }
+                    Item::Break => self.end_line(&mut inline, &mut para, &mut own),
+                    _ => {}
+                }
+            }
+            self.end_line(&mut inline, &mut para, &mut own);
+            flush(&mut para, &mut own);
+            out.extend(own);
+        }
+        if !items.is_empty() {
+            out.push(items.join("\n"));
+        }
+    }
+
+    /// A data table as a Markdown table: its `tr` rows (the first one the header), cells
+    /// padded to the widest row. `None` for a layout table.
+    fn table(&self, id: NodeId) -> Option<String> {
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let tree = self.tree;
+        for &tr in &tree.node(id).children {
+            if tree.node(tr).tag.as_ref() == "caption" {
+                continue;
+            }
+            if tree.node(tr).tag.as_ref() != "tr" {
+                return None;
+            }
+            if self.show(tr) == Show::Nothing {
+                continue;
+            }
+            let mut cells = Vec::new();
+            for &cell in &tree.node(tr).children {
+                let tag = tree.node(cell).tag.as_ref();
+                if tag != "td" && tag != "th" {
+                    return None;
+                }
+                let mut blocks = Vec::new();
+                if self.show(cell) != Show::Nothing {
+                    self.block(cell, &mut blocks);
+                }
+                let layout = blocks.len() > 1
+                    || blocks.iter().any(|b| {
+                        b.starts_with("```")
+                            || b.starts_with("- ")
+                            || b.starts_with("1. ")
+                            || b.starts_with('|')
+                            || b.starts_with('#')
+                    });
+                let text = blocks.join(" ").replace('\n', " ").replace('|', "\\|");
+                if layout || text.len() > MAX_CELL_BYTES {
+                    return None;
+                }
+                cells.push(text);
+            }
+            if !cells.is_empty() {
+                rows.push(cells);
+            }
+        }
+        let width = rows.iter().map(Vec::len).max()?;
+        if rows.len() < 2 && width < 2 {
+            return None;
+        }
+        let mut out = String::new();
+        for (i, row) in rows.iter().enumerate() {
+            out.push('|');
+            for c in 0..width {
+                out.push(' ');
+                out.push_str(row.get(c).map_or("", String::as_str));
+                out.push_str(" |");
+            }
+            if i == 0 {
+                out.push_str("\n|");
+                for _ in 0..width {
+                    out.push_str(" --- |");
+                }
+            }
+            if i + 1 < rows.len() {
+                out.push('\n');
+            }
+        }
+        Some(out)
+    }
+}
+
+/// True when a rendered block is a list.
+fn is_list(block: &str) -> bool {
+    block.starts_with("- ")
+        || block
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Ends a paragraph: its lines joined as one Markdown block.
+fn flush(para: &mut Vec<String>, out: &mut Vec<String>) {
+    if !para.is_empty() {
+        out.push(para.join("\n"));
+        para.clear();
+    }
+}
+
+/// Appends a run of text, escaped, or as inline code.
+fn push_inline(line: &mut String, text: &str, code: bool) {
+    if code && !text.trim().is_empty() {
+        let lead = text.len() - text.trim_start().len();
+        let trail = text.len() - text.trim_end().len();
+        line.push_str(&text[..lead]);
+        let body = text.trim();
+        let ticks = "`".repeat(longest_run(body, '`') + 1);
+        let pad = if body.starts_with('`') || body.ends_with('`') {
+            " "
+        } else {
+            ""
+        };
+        line.push_str(&ticks);
+        line.push_str(pad);
+        line.push_str(body);
+        line.push_str(pad);
+        line.push_str(&ticks);
+        line.push_str(&text[text.len() - trail..]);
+    } else {
+        let text = if line.is_empty() {
+            text.trim_start()
+        } else {
+            text
+        };
+        line.push_str(&escape(text));
+    }
+}
+
+/// Appends an image or other unit with a space before it when the line does not end in one.
+fn push_word(line: &mut String, word: &str) {
+    if !line.is_empty() && !line.ends_with(char::is_whitespace) {
+        line.push(' ');
+    }
+    line.push_str(word);
+}
+
+/// Text with the characters Markdown would read as markup escaped.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    // A line that starts like a heading, a list item or a quote stays text.
+    let mut chars = out.chars();
+    let starts_block = matches!(
+        (chars.next(), chars.next()),
+        (Some('#' | '>'), _) | (Some('-' | '+' | '='), Some(' ') | None)
+    );
+    if starts_block {
+        out.insert(0, '\\');
+    }
+    out
+}
+
+/// The longest run of `c` in `text`.
+fn longest_run(text: &str, c: char) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for ch in text.chars() {
+        if ch == c {
+            run += 1;
+            best = best.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    best
+}
+
+/// A code block fenced with more backticks than it holds in a row, its text verbatim.
+fn fenced(code: &str) -> String {
+    let fence = "`".repeat(longest_run(code, '`').max(2) + 1);
+    format!("{fence}\n{}\n{fence}", code.trim_end_matches(['\n', '\r']))
+}
+
+/// Markdown blocks as a block quote.
+fn quote(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.is_empty() {
+                ">".to_string()
+            } else {
+                format!("> {l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A link target as an absolute URL: joined to `base` when there is one; `None` for an empty
+/// target and a script.
+fn resolve(base: Option<&Url>, href: &str) -> Option<String> {
+    let href = href.trim();
+    if href.is_empty() || href.len() > 2048 {
+        return None;
+    }
+    let lower = href.get(..11).unwrap_or(href).to_ascii_lowercase();
+    if lower.starts_with("javascript:") {
+        return None;
+    }
+    let url = match base {
+        Some(b) => b.join(href).ok()?.to_string(),
+        None => match Url::parse(href) {
+            Ok(u) => u.to_string(),
+            Err(_) => href.to_string(),
+        },
+    };
+    // Parentheses and spaces would end a Markdown link target early.
+    Some(
+        url.replace(' ', "%20")
+            .replace('(', "%28")
+            .replace(')', "%29"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use docview_clean::Decision;
+    use docview_page::{PageType, build};
+
+    /// The Markdown of a page whose blocks are all kept but its `nav` and `footer`.
+    fn markdown(html: &str, url: Option<&str>) -> String {
+        let mut tree = build(html);
+        tree.url = url.map(str::to_string);
+        let decisions = tree
+            .nodes
+            .iter()
+            .map(|n| match &*n.tag {
+                "nav" | "footer" => Decision::dropped("furniture"),
+                _ => Decision::kept("kept"),
+            })
+            .collect();
+        let weights = vec![1.0; tree.nodes.len()];
+        let cleaned = Cleaned::rendered(&tree, PageType::Topic, 0, decisions, weights);
+        markdown_of(&tree, &cleaned)
+    }
+
+    const FILLER: &str = "<p>The harbor board met on Tuesday evening to hear the engineers' \
+        report on the ferry dock, which has settled by four inches since the spring storms.</p>";
+
+    #[test]
+    fn headings_paragraphs_links_and_images() {
+        let html = format!(
+            "<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav><article>\
+             <h1>Ferry dock repairs</h1>{FILLER}\
+             <p>Read the <a href=\"/reports/dock.pdf\">engineers' report</a> and the \
+             <a href=\"https://example.org/minutes\">minutes</a> of the meeting, which ran long.</p>\
+             <p><img src=\"img/dock.jpg\" alt=\"The dock at low tide\"> The dock at low tide, \
+             photographed from the pier by the harbor master this week.</p>\
+             </article><footer>© Harbor Notes</footer></body></html>"
+        );
+        let md = markdown(&html, Some("https://news.example.com/2024/dock.html"));
+        assert!(md.starts_with("# Ferry dock repairs\n\n"), "{md}");
+        assert!(
+            md.contains("[engineers' report](https://news.example.com/reports/dock.pdf)"),
+            "{md}"
+        );
+        assert!(
+            md.contains("[minutes](https://example.org/minutes)"),
+            "{md}"
+        );
+        assert!(
+            md.contains("![The dock at low tide](https://news.example.com/2024/img/dock.jpg)"),
+            "{md}"
+        );
+        assert!(!md.contains("Home"), "{md}");
+    }
+
+    #[test]
+    fn lists_nested_and_numbered() {
+        let html = format!(
+            "<html><body><article><h2>Steps</h2>{FILLER}\
+             <ol><li>Close the ramp to cars and foot traffic</li>\
+             <li>Drive new piles<ul><li>steel on the east side</li><li>timber on the west</li></ul></li>\
+             <li>Reopen after the load test</li></ol>{FILLER}</article></body></html>"
+        );
+        let md = markdown(&html, None);
+        assert!(md.contains("1. Close the ramp to cars and foot traffic\n2. Drive new piles\n   - steel on the east side\n   - timber on the west\n3. Reopen after the load test"), "{md}");
+    }
+
+    #[test]
+    fn data_tables_become_markdown_tables() {
+        let html = format!(
+            "<html><body><article>{FILLER}<table><thead><tr><th>Pier</th><th>Settling</th></tr></thead>\
+             <tbody><tr><td>North</td><td>4 in</td></tr><tr><td>South | old</td><td>1 in</td></tr></tbody>\
+             </table>{FILLER}</article></body></html>"
+        );
+        let md = markdown(&html, None);
+        assert!(
+            md.contains(
+                "| Pier | Settling |\n| --- | --- |\n| North | 4 in |\n| South \\| old | 1 in |"
+            ),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn layout_tables_stay_blocks() {
+        let html = format!(
+            "<html><body><table><tr><td>{FILLER}{FILLER}</td><td><ul><li>a</li><li>b</li></ul></td></tr>\
+             </table></body></html>"
+        );
+        let md = markdown(&html, None);
+        assert!(!md.contains("| --- |"), "{md}");
+        assert!(md.contains("The harbor board met"), "{md}");
+    }
+
+    #[test]
+    fn code_blocks_verbatim_and_inline_code() {
+        let html = format!(
+            "<html><body><article>{FILLER}<p>Run <code>dock --check</code> first, as the \
+             engineers asked in their report to the harbor board.</p>\
+             <pre><code>fn main() {{\n    let depth = 4; // inches\n    println!(\"{{depth}} * 2\");\n}}</code></pre>\
+             {FILLER}</article></body></html>"
+        );
+        let md = markdown(&html, None);
+        assert!(md.contains("Run `dock --check` first"), "{md}");
+        assert!(
+            md.contains("```\nfn main() {\n    let depth = 4; // inches\n    println!(\"{depth} * 2\");\n}\n```"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn markdown_characters_in_text_are_escaped() {
+        let html = format!(
+            "<html><body><article>{FILLER}<p>Costs rose 5*2 times [est.] for the_dock in 2024, \
+             the board heard from its treasurer on Tuesday.</p></article></body></html>"
+        );
+        let md = markdown(&html, None);
+        assert!(md.contains("5\\*2 times \\[est.\\] for the\\_dock"), "{md}");
+    }
+}
