@@ -9,6 +9,7 @@ mod common;
 mod cli;
 mod compare;
 mod decode_corpus;
+mod docs;
 mod eval_corpus;
 mod fuzz_replay;
 mod incremental;
