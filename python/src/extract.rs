@@ -1,0 +1,595 @@
+//! One page from Python: `docview.extract`, `docview.Extractor` and the `Extraction` they return.
+//! The same decoding, tag tree, cleaner and renderings as `docview extract`.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
+
+use docview_classify::PageClassifier;
+use docview_clean::{CLEANERS, Cleaner, DEFAULT_CLEANER, cleaner_with_model, topic_content_page};
+use docview_collection::integrate::{ClassifierRef, HubEvidence, page_shape, web_address};
+use docview_collection::pipeline::ClassifierChoice;
+use docview_extract::topic::TopicPage;
+use docview_extract::{PageLimits, extract_page_in_site};
+use docview_measure::FeatureVector;
+use docview_text::Analyzer;
+
+use crate::error::{Error, Result, no_panic};
+
+/// What the topic content is rendered as: the renderings `docview extract --format` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Plain text: headings on their own lines, paragraphs separated by blank lines.
+    Text,
+    /// Markdown, links and images with absolute URLs from the page's URL.
+    Markdown,
+    /// The topic content page (004 §4.2): the purified page in its original layout.
+    Html,
+    /// The JSON report: page type, title, charset, topic root, paragraphs and every block with
+    /// its verdict and the reason.
+    Json,
+}
+
+impl Format {
+    /// Every format, in the order they are listed.
+    pub const ALL: [Format; 4] = [Format::Text, Format::Markdown, Format::Html, Format::Json];
+
+    /// Its name, as Python gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Markdown => "markdown",
+            Format::Html => "html",
+            Format::Json => "json",
+        }
+    }
+
+    /// The format called `name`; an unknown name is an [`Error::Argument`] listing the known.
+    pub fn parse(name: &str) -> Result<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .ok_or_else(|| {
+                Error::argument(format!(
+                    "format: unknown format {name:?} (known: {})",
+                    Format::ALL.map(Format::name).join(", ")
+                ))
+            })
+    }
+}
+
+/// The cleaner called `name` (one of docview's [`CLEANERS`]), as its static name; an unknown
+/// name is an [`Error::Argument`] listing the known.
+pub fn cleaner_name(name: &str) -> Result<&'static str> {
+    CLEANERS
+        .iter()
+        .copied()
+        .find(|c| *c == name)
+        .ok_or_else(|| {
+            Error::argument(format!(
+                "cleaner: unknown cleaner {name:?} (known: {})",
+                CLEANERS.join(", ")
+            ))
+        })
+}
+
+/// The content classifier inside the module (the one `docview ingest` fills the DocViews'
+/// classification codes with by default) and the name records give it; loaded once.
+fn embedded_classifier() -> Result<Arc<(Arc<PageClassifier>, String)>> {
+    type Loaded = std::result::Result<Arc<(Arc<PageClassifier>, String)>, String>;
+    static CLASSIFIER: OnceLock<Loaded> = OnceLock::new();
+    CLASSIFIER
+        .get_or_init(|| match ClassifierChoice::Embedded.load() {
+            Ok(Some(loaded)) => Ok(Arc::new(loaded)),
+            Ok(None) => Err("the embedded classifier is missing".to_string()),
+            Err(e) => Err(e.to_string()),
+        })
+        .clone()
+        .map_err(|reason| Error::Failed(format!("the embedded page-type classifier: {reason}")))
+}
+
+/// What cleaning one page takes: the cleaner, and for the page's DocView type the content
+/// classifier and an analyzer, as ingest's integration uses them.
+struct PagePath {
+    cleaner: Box<dyn Cleaner>,
+    classifier: Arc<(Arc<PageClassifier>, String)>,
+    analyzer: Analyzer,
+}
+
+impl PagePath {
+    /// The cleaner called `name`, with the block model file `model` (the learned cleaner only)
+    /// or the model inside the module, and the embedded classifier.
+    fn load(name: &str, model: Option<&Path>) -> Result<PagePath> {
+        let name = cleaner_name(name)?;
+        Ok(PagePath {
+            cleaner: cleaner_with_model(name, model)?,
+            classifier: embedded_classifier()?,
+            analyzer: Analyzer::new(),
+        })
+    }
+}
+
+/// One page as Python passes it: the bytes of a page as crawled, or text already decoded.
+enum Html<'a> {
+    /// Bytes: their charset is found as `docview extract` finds it.
+    Bytes(&'a [u8]),
+    /// Text: decoded already, handed on as UTF-8.
+    Text(String),
+}
+
+impl<'a> Html<'a> {
+    /// `html` as `str` or `bytes`; anything else is a `TypeError` naming its type.
+    fn of(html: &'a Bound<'_, PyAny>) -> PyResult<Html<'a>> {
+        if let Ok(bytes) = html.cast::<PyBytes>() {
+            return Ok(Html::Bytes(bytes.as_bytes()));
+        }
+        if let Ok(text) = html.cast::<PyString>() {
+            return Ok(Html::Text(text.to_cow()?.into_owned()));
+        }
+        Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "html: expected str or bytes, not {}",
+            html.get_type().name()?
+        )))
+    }
+
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Html::Bytes(b) => b,
+            Html::Text(t) => t.as_bytes(),
+        }
+    }
+
+    /// The charset to decode with: the caller's, else UTF-8 for text (whatever its `<meta>`
+    /// declares: it is decoded already), else none (found from the bytes).
+    fn charset<'c>(&self, given: Option<&'c str>) -> Option<&'c str> {
+        match (given, self) {
+            (Some(c), _) => Some(c),
+            (None, Html::Text(_)) => Some("utf-8"),
+            (None, Html::Bytes(_)) => None,
+        }
+    }
+}
+
+/// What one page gave, before it becomes Python objects.
+struct Extracted {
+    text: String,
+    content: String,
+    format: Format,
+    title: String,
+    page_type: &'static str,
+    cleaner_page_type: &'static str,
+    classification: serde_json::Value,
+    language: &'static str,
+    charset: &'static str,
+    truncated: Option<String>,
+    metadata: serde_json::Value,
+    blocks: Option<serde_json::Value>,
+}
+
+/// Cleans one page and renders it; runs without the GIL.
+fn extract_one(
+    path: &PagePath,
+    bytes: &[u8],
+    charset: Option<&str>,
+    url: Option<&str>,
+    format: Format,
+    blocks: bool,
+) -> Result<Extracted> {
+    // The input as errors and the JSON report name it.
+    let input = url.unwrap_or("<html>");
+    let cleaner = path.cleaner.as_ref();
+    no_panic(input, || {
+        let page = extract_page_in_site(
+            bytes,
+            charset,
+            input,
+            url,
+            cleaner,
+            None,
+            &PageLimits::default(),
+        )?;
+        let report = (format == Format::Json || blocks).then(|| page.report(input, url, cleaner));
+        let content = match format {
+            Format::Text => page.cleaned.topic_text.clone(),
+            Format::Markdown => docview_extract::to_markdown(&page),
+            Format::Html => topic_content_page(&page.tree, &page.cleaned),
+            Format::Json => match &report {
+                Some(report) => serde_json::to_string(report).map_err(|source| Error::Json {
+                    input: input.to_string(),
+                    source,
+                })?,
+                None => String::new(),
+            },
+        };
+        let blocks = match (&report, blocks) {
+            (Some(report), true) => Some(to_json(input, &report.blocks)?),
+            _ => None,
+        };
+        // The DocView type, as ingest's integration decides it: the cleaner's type and the
+        // content classifier's class together (docview_collection::integrate).
+        let topic = TopicPage::of(&page);
+        let (model, name) = path.classifier.as_ref();
+        let classifier = ClassifierRef { model, name };
+        let address = web_address(url.unwrap_or(""), &topic);
+        // The trees (the embedded model) read the page's signals, shape and title, not its
+        // Formula 2 vector, and the vector costs a fifth of the page's time: it is computed for
+        // a kNN model only.
+        let features = match model.as_ref() {
+            PageClassifier::Neighbours(_) => topic.topic_features(&path.analyzer),
+            PageClassifier::Trees(_) => FeatureVector::default(),
+        };
+        let classification =
+            classifier.classify(&features, &page_shape(address.as_deref(), &topic), &topic);
+        let class = Some(classification.class.as_str()).filter(|_| !classification.prior);
+        let page_type = HubEvidence::of(&topic).docview_type(class);
+        Ok(Extracted {
+            content,
+            format,
+            title: page.cleaned.title.clone(),
+            page_type: page_type.as_str(),
+            cleaner_page_type: page.cleaned.page_type.as_str(),
+            classification: to_json(input, &classification)?,
+            language: page.language().code(),
+            charset: page.charset,
+            truncated: page.truncated.clone(),
+            metadata: to_json(input, &page.metadata())?,
+            blocks,
+            text: page.cleaned.topic_text,
+        })
+    })
+}
+
+/// `value` as a JSON value, through its JSON text, so that its numbers are the ones the JSON
+/// report prints (an `f32` as its shortest decimal, not widened to `f64`); an error names
+/// `input`.
+fn to_json<T: serde::Serialize>(input: &str, value: &T) -> Result<serde_json::Value> {
+    serde_json::to_string(value)
+        .and_then(|text| serde_json::from_str(&text))
+        .map_err(|source| Error::Json {
+            input: input.to_string(),
+            source,
+        })
+}
+
+/// Cleans `html` along `path` without holding the GIL, and makes the [`Extraction`].
+fn extract_with(
+    py: Python<'_>,
+    path: &PagePath,
+    html: &Bound<'_, PyAny>,
+    url: Option<String>,
+    format: Format,
+    blocks: bool,
+    charset: Option<String>,
+) -> PyResult<Extraction> {
+    let html = Html::of(html)?;
+    let charset = html.charset(charset.as_deref());
+    let bytes = html.bytes();
+    let extracted = py
+        .detach(|| extract_one(path, bytes, charset, url.as_deref(), format, blocks))
+        .map_err(|e| e.into_pyerr(py))?;
+    Extraction::of(py, extracted, url, path.cleaner.name())
+}
+
+/// The topic content of one page, and what docview found out about the page.
+///
+/// Made by `docview.extract` and `Extractor.extract`. Every attribute is read-only.
+#[pyclass(frozen, module = "docview")]
+pub struct Extraction {
+    text: String,
+    content: String,
+    format: Format,
+    title: String,
+    page_type: &'static str,
+    cleaner_page_type: &'static str,
+    classification: Py<PyAny>,
+    language: &'static str,
+    url: Option<String>,
+    cleaner: &'static str,
+    charset: &'static str,
+    truncated: Option<String>,
+    metadata: Py<PyAny>,
+    blocks: Option<Py<PyAny>>,
+}
+
+impl Extraction {
+    fn of(
+        py: Python<'_>,
+        e: Extracted,
+        url: Option<String>,
+        cleaner: &'static str,
+    ) -> PyResult<Extraction> {
+        let metadata = pythonize::pythonize(py, &e.metadata)?.unbind();
+        let classification = pythonize::pythonize(py, &e.classification)?.unbind();
+        let blocks = match &e.blocks {
+            Some(b) => Some(pythonize::pythonize(py, b)?.unbind()),
+            None => None,
+        };
+        Ok(Extraction {
+            text: e.text,
+            content: e.content,
+            format: e.format,
+            title: e.title,
+            page_type: e.page_type,
+            cleaner_page_type: e.cleaner_page_type,
+            classification,
+            language: e.language,
+            url,
+            cleaner,
+            charset: e.charset,
+            truncated: e.truncated,
+            metadata,
+            blocks,
+        })
+    }
+}
+
+#[pymethods]
+impl Extraction {
+    /// The topic content as plain text, whatever the format: headings on their own lines,
+    /// paragraphs separated by blank lines (what `docview extract` prints).
+    #[getter]
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The topic content in the format asked for: plain text, Markdown, the topic content page
+    /// as HTML, or the JSON report of `docview extract --format json` (as a str).
+    #[getter]
+    fn content(&self) -> &str {
+        &self.content
+    }
+
+    /// The format of `content`: "text", "markdown", "html" or "json".
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.format.name()
+    }
+
+    /// The page's `<title>`, whitespace folded.
+    #[getter]
+    fn title(&self) -> &str {
+        &self.title
+    }
+
+    /// The page type: "topic" (its theme told in text: an article), "hub" (links to pages
+    /// about its topic: a listing) or "image" (a gallery). The DocView record's type, as
+    /// `docview ingest` decides it: the cleaner's type and the content classifier's class
+    /// together (a listing the cleaner kept as text is a hub when its topic content bears
+    /// the class out).
+    #[getter]
+    fn page_type(&self) -> &'static str {
+        self.page_type
+    }
+
+    /// The cleaner's own page type (the "page_type" of the JSON report): the type of the
+    /// page's central block (004 §4.1).
+    #[getter]
+    fn cleaner_page_type(&self) -> &'static str {
+        self.cleaner_page_type
+    }
+
+    /// The content classifier's class of the page, as the DocView record gives it: a dict of
+    /// scheme ("page_type"), class ("article", "listing", ...), score, prior and model.
+    #[getter]
+    fn classification(&self, py: Python<'_>) -> Py<PyAny> {
+        self.classification.clone_ref(py)
+    }
+
+    /// The language of the page as an ISO 639-1 code ("en", "zh"; "und" when unknown): its
+    /// `<html lang>` when docview knows it, else detected from the topic content.
+    #[getter]
+    fn language(&self) -> &'static str {
+        self.language
+    }
+
+    /// The page's metadata (author, published, modified, site_name, canonical_url, language),
+    /// each a dict of its value and the markup it was read from, or None when the page has
+    /// none.
+    #[getter]
+    fn metadata(&self, py: Python<'_>) -> Py<PyAny> {
+        self.metadata.clone_ref(py)
+    }
+
+    /// Every block of the page's tag tree with the cleaner's verdict and its reason, as dicts
+    /// (the "blocks" of the JSON report), when asked for with blocks=True; else None.
+    #[getter]
+    fn blocks(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.blocks.as_ref().map(|b| b.clone_ref(py))
+    }
+
+    /// The page's URL as given, or None.
+    #[getter]
+    fn url(&self) -> Option<&str> {
+        self.url.as_deref()
+    }
+
+    /// The cleaner that cleaned the page.
+    #[getter]
+    fn cleaner(&self) -> &'static str {
+        self.cleaner
+    }
+
+    /// The charset the page was decoded with.
+    #[getter]
+    fn charset(&self) -> &'static str {
+        self.charset
+    }
+
+    /// How the page was cut to docview's page limits (8 MiB of HTML, 500,000 elements), or
+    /// None when it was not.
+    #[getter]
+    fn truncated(&self) -> Option<&str> {
+        self.truncated.as_deref()
+    }
+
+    /// Every attribute in a new dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("text", &self.text)?;
+        d.set_item("content", &self.content)?;
+        d.set_item("format", self.format.name())?;
+        d.set_item("title", &self.title)?;
+        d.set_item("page_type", self.page_type)?;
+        d.set_item("cleaner_page_type", self.cleaner_page_type)?;
+        d.set_item("classification", self.classification.bind(py))?;
+        d.set_item("language", self.language)?;
+        d.set_item("metadata", self.metadata.bind(py))?;
+        d.set_item("blocks", self.blocks.as_ref().map(|b| b.bind(py)))?;
+        d.set_item("url", self.url.as_deref())?;
+        d.set_item("cleaner", self.cleaner)?;
+        d.set_item("charset", self.charset)?;
+        d.set_item("truncated", self.truncated.as_deref())?;
+        Ok(d)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        const SHOWN: usize = 60;
+        let mut start: String = self.text.chars().take(SHOWN).collect();
+        if start.len() < self.text.len() {
+            start.push('…');
+        }
+        let repr = |s: &str| -> PyResult<String> {
+            Ok(PyString::new(py, s).repr()?.to_cow()?.into_owned())
+        };
+        Ok(format!(
+            "Extraction(page_type={}, language={}, format={}, title={}, url={}, text={} ({} chars))",
+            repr(self.page_type)?,
+            repr(self.language)?,
+            repr(self.format.name())?,
+            repr(&self.title)?,
+            match &self.url {
+                Some(u) => repr(u)?,
+                None => "None".to_string(),
+            },
+            repr(&start)?,
+            self.text.chars().count()
+        ))
+    }
+}
+
+/// Cleans one page down to its topic content.
+///
+/// html is the page as bytes (its charset found as `docview extract` finds it: byte order
+/// mark, UTF-8 check, `<meta>`, detection) or as str (already decoded). url is the page's URL,
+/// for the JSON report, Markdown's absolute links and the cleaners that read it. format is
+/// "text", "markdown", "html" or "json"; cleaner one of docview.CLEANERS (default "learned").
+/// blocks=True also fills Extraction.blocks with every block and its verdict. charset names
+/// the charset the bytes were served with (an HTTP Content-Type charset).
+///
+/// Returns an Extraction: the topic content as plain text (.text) and in the format asked
+/// for (.content), the page's title, its type as the DocView record gives it (.page_type:
+/// "topic", "hub" or "image"), its language, its metadata and, with blocks=True, its blocks.
+///
+/// Loads the cleaner on each call; to clean many pages, make one docview.Extractor.
+/// Raises ArgumentError (a ValueError) for an unknown format or cleaner and for bytes that are
+/// no page (empty, binary), naming the url when given. Releases the GIL while it works.
+#[pyfunction]
+#[pyo3(
+    signature = (html, url=None, *, format="text".to_string(), cleaner=DEFAULT_CLEANER.to_string(), blocks=false, charset=None),
+    text_signature = "(html, url=None, *, format='text', cleaner='learned', blocks=False, charset=None)"
+)]
+pub fn extract(
+    py: Python<'_>,
+    html: &Bound<'_, PyAny>,
+    url: Option<String>,
+    format: String,
+    cleaner: String,
+    blocks: bool,
+    charset: Option<String>,
+) -> PyResult<Extraction> {
+    let format = Format::parse(&format).map_err(|e| e.into_pyerr(py))?;
+    let path = PagePath::load(&cleaner, None).map_err(|e| e.into_pyerr(py))?;
+    extract_with(py, &path, html, url, format, blocks, charset)
+}
+
+/// A cleaner loaded once, to clean many pages.
+///
+/// Extractor(cleaner="learned", model=None, *, format="text"): cleaner is one of
+/// docview.CLEANERS; model a block model file from `docview train-cleaner` for the learned
+/// cleaner (default: the model inside the module); format the default format of extract().
+///
+/// extract() releases the GIL while it works, and one Extractor may be shared by any number
+/// of threads: each call is independent and gives what a call alone gives.
+#[pyclass(frozen, module = "docview")]
+pub struct Extractor {
+    path: PagePath,
+    model: Option<PathBuf>,
+    format: Format,
+}
+
+#[pymethods]
+impl Extractor {
+    #[new]
+    #[pyo3(signature = (cleaner=DEFAULT_CLEANER.to_string(), model=None, *, format="text".to_string()))]
+    fn new(
+        py: Python<'_>,
+        cleaner: String,
+        model: Option<PathBuf>,
+        format: String,
+    ) -> PyResult<Self> {
+        let format = Format::parse(&format).map_err(|e| e.into_pyerr(py))?;
+        let path = py
+            .detach(|| PagePath::load(&cleaner, model.as_deref()))
+            .map_err(|e| e.into_pyerr(py))?;
+        Ok(Extractor {
+            path,
+            model,
+            format,
+        })
+    }
+
+    /// Cleans one page, as docview.extract does with this extractor's cleaner; format None
+    /// is the extractor's format.
+    #[pyo3(signature = (html, url=None, *, format=None, blocks=false, charset=None))]
+    fn extract(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        url: Option<String>,
+        format: Option<String>,
+        blocks: bool,
+        charset: Option<String>,
+    ) -> PyResult<Extraction> {
+        let format = match format {
+            Some(name) => Format::parse(&name).map_err(|e| e.into_pyerr(py))?,
+            None => self.format,
+        };
+        extract_with(py, &self.path, html, url, format, blocks, charset)
+    }
+
+    /// The cleaner's name.
+    #[getter]
+    fn cleaner(&self) -> &'static str {
+        self.path.cleaner.name()
+    }
+
+    /// The block model file, or None for the model inside the module.
+    #[getter]
+    fn model(&self) -> Option<PathBuf> {
+        self.model.clone()
+    }
+
+    /// The default format of extract().
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.format.name()
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.model {
+            Some(m) => format!(
+                "Extractor(cleaner={:?}, model={:?}, format={:?})",
+                self.path.cleaner.name(),
+                m.display().to_string(),
+                self.format.name()
+            ),
+            None => format!(
+                "Extractor(cleaner={:?}, format={:?})",
+                self.path.cleaner.name(),
+                self.format.name()
+            ),
+        }
+    }
+}

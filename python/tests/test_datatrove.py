@@ -1,0 +1,77 @@
+"""examples/datatrove_step.py: docview as the extraction step of a datatrove pipeline over the
+samples' WARC. Skips, saying why, where datatrove or its WARC reader's packages are missing."""
+
+from __future__ import annotations
+
+import gzip
+import importlib
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import WARC, sample_pages
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "datatrove_step.py"
+
+# datatrove's WarcReader needs warcio, cchardet (faust-cchardet) and magic (python-magic, over
+# the system's libmagic); its JsonlWriter needs orjson.
+for module in ["datatrove", "warcio", "cchardet", "magic", "orjson"]:
+    try:
+        importlib.import_module(module)
+    except Exception as e:  # ImportError, or python-magic's OSError without libmagic
+        pytest.skip(
+            f"datatrove example not run: {module} cannot be imported ({e}); "
+            "pip install datatrove warcio faust-cchardet python-magic orjson",
+            allow_module_level=True,
+        )
+
+
+def load_example():
+    spec = importlib.util.spec_from_file_location("datatrove_step", EXAMPLE)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["datatrove_step"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_docview_cleans_a_warc_in_a_datatrove_pipeline(tmp_path):
+    example = load_example()
+    out = tmp_path / "out"
+    example.run(WARC, out, logs=tmp_path / "logs")
+    files = sorted(out.glob("*.jsonl.gz"))
+    assert files, list(out.iterdir())
+    docs = [json.loads(line) for f in files for line in gzip.open(f, "rt", encoding="utf-8")]
+    pages = {p["url"]: p for p in sample_pages()}
+    # Every page of the WARC (35 HTML responses) came through, cleaned.
+    assert len(docs) == len(pages)
+    by_url = {d["metadata"]["url"]: d for d in docs}
+    assert set(by_url) == set(pages)
+    for url, doc in by_url.items():
+        page = pages[url]
+        meta = doc["metadata"]
+        assert meta["cleaner"] == "learned"
+        assert meta["page_type"] in ("topic", "hub", "image")
+        assert meta["language"] in ("en", "zh")
+        # The HTML is gone: the text is the topic content.
+        assert "<html" not in doc["text"].lower() and "<div" not in doc["text"].lower(), page["file"]
+        if page["page_type"] == "article":
+            assert meta["page_type"] == "topic", page["file"]
+            # Its body's paragraphs are there, its boilerplate is not.
+            assert page["with"][1] in doc["text"], page["file"]
+    moths = by_url[next(u for u, p in pages.items() if p["file"].endswith("moths.html"))]
+    assert moths["text"].startswith("A night at the porch light\n\nOn a warm, still night")
+    assert moths["metadata"]["title"] == "A night at the porch light — Fieldnotes"
+    assert moths["metadata"]["site_name"] == "Fieldnotes"
+    listing = by_url[next(u for u, p in pages.items() if p["file"].endswith("harbor-gazette/index.html"))]
+    assert listing["metadata"]["page_type"] == "hub"
+
+
+def test_the_step_checks_its_arguments():
+    example = load_example()
+    with pytest.raises(ValueError, match="unknown cleaner 'best'"):
+        example.DocviewExtract(cleaner="best")
+    with pytest.raises(ValueError, match="unknown format 'pdf'"):
+        example.DocviewExtract(format="pdf")

@@ -1,0 +1,317 @@
+"""docview.extract, docview.Extractor and Extraction on the bundled sample pages."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import docview
+
+from conftest import SAMPLES, sample_pages
+
+
+def first_words(text: str, n: int = 6) -> str:
+    return " ".join(text.split()[:n])
+
+
+def test_an_article_gives_its_text_from_its_first_words_on(page_by_file):
+    page = page_by_file("fieldnotes/moths.html")
+    got = docview.extract(page["bytes"], page["url"])
+    # The headline, then the first paragraph, as the reference has them.
+    assert got.text.startswith("A night at the porch light\n\nOn a warm, still night in early August")
+    for paragraph in page["main_content"]:
+        assert first_words(paragraph) in got.text
+    for boilerplate in page["without"]:
+        assert boilerplate not in got.text
+    # The display:none promo text of every Fieldnotes page never reaches the topic content.
+    assert "best binoculars under 200 pounds" not in got.text
+    assert got.page_type == "topic"
+    assert got.cleaner_page_type == "topic"
+    assert got.classification["class"] == "article"
+    assert got.language == "en"
+    assert got.format == "text"
+    assert got.content == got.text
+    assert got.cleaner == "learned"
+    assert got.url == page["url"]
+    assert got.title == "A night at the porch light — Fieldnotes"
+    assert got.charset == "UTF-8"
+    assert got.truncated is None
+    assert got.blocks is None
+
+
+def test_an_article_of_2003_in_windows_1252(page_by_file):
+    page = page_by_file("harbor-gazette/ferry.html")
+    got = docview.extract(page["bytes"], page["url"])
+    # A kicker line, then the headline and the article.
+    assert got.text.splitlines()[:2] == ["LOCAL NEWS", "Ferry service to Gull Island resumes after dock repairs"]
+    for paragraph in page["main_content"][1:]:
+        assert first_words(paragraph) in got.text
+    for boilerplate in page["without"]:
+        assert boilerplate not in got.text
+    # ISO-8859-1 declared, read as the web reads that label: windows-1252.
+    assert got.charset == "windows-1252"
+    assert "Renée Castonguay" in got.text
+    assert got.page_type == "topic"
+
+
+def test_chinese_pages_in_gb2312_and_utf8(page_by_file):
+    bridge = page_by_file("lanting-news/bridge.html")
+    got = docview.extract(bridge["bytes"], bridge["url"])
+    assert got.charset == "GBK"
+    assert got.language == "zh"
+    assert got.text.startswith("清溪大桥今日正式通车\n\n本报讯（记者 周文涛）10月18日上午")
+    # The same article reprinted on a UTF-8 site, given as str (decoded already).
+    reprint = page_by_file("xinyu-daily/bridge-reprint.html")
+    got = docview.extract(reprint["bytes"].decode("utf-8"), reprint["url"])
+    assert got.charset == "UTF-8"
+    assert got.text.startswith("澜汀：清溪大桥今日正式通车\n\n编者按")
+    assert "随着第一辆公交车缓缓驶上桥面" in got.text
+
+
+def test_str_and_bytes_give_the_same_topic_content(page_by_file):
+    for name in ["fieldnotes/moths.html", "harbor-gazette/storm.html"]:
+        page = page_by_file(name)
+        from_bytes = docview.extract(page["bytes"], page["url"])
+        # The str as the page's real charset reads it (storm.html: windows-1252 bytes).
+        text = page["bytes"].decode("utf-8" if name.startswith("fieldnotes") else "cp1252")
+        from_str = docview.extract(text, page["url"])
+        assert from_bytes.text == from_str.text, name
+        assert from_str.charset == "UTF-8"
+
+
+def test_a_listing_page_is_a_hub(page_by_file):
+    for name in ["harbor-gazette/index.html", "fieldnotes/index.html", "lanting-news/index.html"]:
+        page = page_by_file(name)
+        got = docview.extract(page["bytes"], page["url"])
+        # The DocView type: the classifier's class, borne out by the links of the topic
+        # content, makes a hub of a listing whose teasers the cleaner kept as text.
+        assert got.page_type == "hub", name
+        assert got.classification["class"] == "listing", name
+        assert got.cleaner_page_type == "topic", name
+
+
+def test_a_gallery_is_an_image_page(page_by_file):
+    page = page_by_file("fieldnotes/salt-marsh-photo-essay.html")
+    got = docview.extract(page["bytes"], page["url"])
+    assert got.page_type == "image"
+    assert "Frost on the glasswort at the creek edge" in got.text
+
+
+def test_the_html_format_is_the_topic_content_page(page_by_file):
+    page = page_by_file("harbor-gazette/ferry.html")
+    got = docview.extract(page["bytes"], page["url"], format="html")
+    assert got.format == "html"
+    assert got.content.startswith("<!DOCTYPE html>")
+    assert "Brackett Marine of Port Anson" in got.content
+    assert "Brackett Marine of Port Anson" in got.text
+
+
+def test_the_json_format_is_the_report_of_docview_extract(page_by_file):
+    page = page_by_file("harbor-gazette/ferry.html")
+    got = docview.extract(page["bytes"], page["url"], format="json")
+    report = json.loads(got.content)
+    assert report["url"] == page["url"]
+    assert report["input"] == page["url"]
+    assert report["cleaner"] == "learned"
+    assert report["page_type"] == got.page_type
+    assert report["topic_content"] == got.text
+    assert report["language"] == "en"
+    assert report["blocks"], "every block of the tag tree is reported"
+    # Without blocks=True the blocks are only in the report, not on the Extraction.
+    assert got.blocks is None
+
+
+def test_the_markdown_format(page_by_file):
+    page = page_by_file("fieldnotes/lichens.html")
+    got = docview.extract(page["bytes"], page["url"], format="markdown")
+    assert got.format == "markdown"
+    lines = got.content.splitlines()
+    assert lines[0].startswith("The churchyard at the end of our lane")
+    # Section headings become Markdown headings, the figure an image with its alt text.
+    assert "## A clock that grows in circles" in lines
+    assert "## Leave it be" in lines
+    # Links and images come out with absolute URLs, from the page's URL.
+    assert "](http://www.fieldnotes.example/media/headstone-1843.jpg)" in got.content
+    assert "](/" not in got.content
+    assert got.text.startswith("The churchyard at the end of our lane")
+
+
+def test_blocks_lists_every_block_with_its_verdict(page_by_file):
+    page = page_by_file("fieldnotes/dawn-chorus.html")
+    got = docview.extract(page["bytes"], page["url"], blocks=True)
+    assert isinstance(got.blocks, list) and len(got.blocks) > 10
+    verdicts = {b["verdict"] for b in got.blocks}
+    assert len(verdicts) >= 2, verdicts
+    for block in got.blocks:
+        assert {"id", "label", "type", "weight", "verdict", "reason"} <= block.keys()
+    # The learned cleaner's blocks carry their score.
+    assert any("score" in b for b in got.blocks)
+    # The JSON report's blocks are the same.
+    with_report = docview.extract(page["bytes"], page["url"], format="json", blocks=True)
+    assert json.loads(with_report.content)["blocks"] == with_report.blocks == got.blocks
+
+
+def test_metadata(page_by_file):
+    page = page_by_file("fieldnotes/dawn-chorus.html")
+    got = docview.extract(page["bytes"], page["url"])
+    assert isinstance(got.metadata, dict)
+    assert set(got.metadata) == {"author", "published", "modified", "site_name", "canonical_url", "language"}
+    for value in got.metadata.values():
+        assert value is None or set(value) == {"value", "source"}
+    # What the page declares: its canonical URL, its site's name (JSON-LD), its language.
+    assert got.metadata["canonical_url"] == {
+        "value": "http://www.fieldnotes.example/2021/04/what-the-dawn-chorus-is-saying/",
+        "source": "link-canonical",
+    }
+    assert got.metadata["site_name"] == {"value": "Fieldnotes", "source": "json-ld"}
+    assert got.metadata["language"] == {"value": "en", "source": "html-lang"}
+    # The JSON report holds the same.
+    report = json.loads(docview.extract(page["bytes"], page["url"], format="json").content)
+    assert report["metadata"] == got.metadata
+
+
+def test_to_dict_and_repr(page_by_file):
+    page = page_by_file("harbor-gazette/ferry.html")
+    got = docview.extract(page["bytes"], page["url"])
+    d = got.to_dict()
+    assert d is not got.to_dict()
+    assert d["text"] == got.text
+    assert d["title"] == got.title
+    assert d["page_type"] == "topic"
+    assert set(d) == {
+        "text", "content", "format", "title", "page_type", "cleaner_page_type", "classification",
+        "language", "metadata", "blocks", "url", "cleaner", "charset", "truncated",
+    }
+    r = repr(got)
+    assert r.startswith("Extraction(page_type='topic', language='en', format='text'")
+    assert "LOCAL NEWS\\nFerry service to Gull Island" in r
+    assert page["url"] in r
+
+
+@pytest.mark.parametrize("cleaner", docview.CLEANERS)
+def test_every_cleaner_cleans_a_page(page_by_file, cleaner):
+    page = page_by_file("xinyu-daily/index.html")
+    got = docview.extract(page["bytes"], page["url"], cleaner=cleaner)
+    assert got.cleaner == cleaner
+    for snippet in page["with"][1:3]:
+        assert snippet in got.text, snippet
+
+
+def test_unknown_names_are_argument_errors():
+    with pytest.raises(ValueError, match=r'format: unknown format "pdf" \(known: text, markdown, html, json\)') as e:
+        docview.extract("<p>x</p>", format="pdf")
+    assert isinstance(e.value, docview.ArgumentError)
+    assert isinstance(e.value, docview.DocviewError)
+    with pytest.raises(docview.ArgumentError, match=r'cleaner: unknown cleaner "readability" \(known: learned, '):
+        docview.extract("<p>x</p>", cleaner="readability")
+    with pytest.raises(ValueError, match='cleaner: unknown cleaner "nope"'):
+        docview.Extractor("nope")
+    with pytest.raises(ValueError, match='format: unknown format "md"'):
+        docview.Extractor().extract("<p>x</p>", format="md")
+
+
+def test_bytes_that_are_no_page_name_the_input():
+    with pytest.raises(docview.ArgumentError, match=r"^http://a\.example/x: empty page: no bytes to parse$"):
+        docview.extract(b"  \n", "http://a.example/x")
+    with pytest.raises(ValueError, match=r"^<html>: binary data, not an HTML page"):
+        docview.extract(b"\x89PNG\r\n\x1a\n\0\0\0\0")
+
+
+def test_html_of_another_type_is_a_type_error():
+    with pytest.raises(TypeError, match="html: expected str or bytes, not int"):
+        docview.extract(42)
+
+
+def test_a_missing_model_file_is_file_not_found(tmp_path):
+    missing = tmp_path / "no-model.json"
+    with pytest.raises(FileNotFoundError) as e:
+        docview.Extractor("learned", missing)
+    assert isinstance(e.value, docview.PathNotFoundError)
+    assert e.value.filename == str(missing)
+    assert str(missing) in str(e.value)
+    # A model is for the learned cleaner only: the error says so.
+    with pytest.raises(docview.DocviewError, match="a block model is for the learned cleaner"):
+        docview.Extractor("framework", missing)
+
+
+def test_an_extractor_gives_what_extract_gives(page_by_file):
+    page = page_by_file("lanting-news/library.html")
+    extractor = docview.Extractor("learned", format="html")
+    assert extractor.cleaner == "learned"
+    assert extractor.format == "html"
+    assert extractor.model is None
+    assert repr(extractor) == 'Extractor(cleaner="learned", format="html")'
+    got = extractor.extract(page["bytes"], page["url"])
+    assert got.format == "html"
+    alone = docview.extract(page["bytes"], page["url"], format="html")
+    assert got.to_dict() == alone.to_dict()
+    # The format of one call overrides the extractor's.
+    assert extractor.extract(page["bytes"], page["url"], format="text").content == alone.text
+
+
+def test_threads_sharing_an_extractor_give_what_one_thread_gives():
+    pages = [((SAMPLES / p["file"]).read_bytes(), p["url"]) for p in sample_pages()]
+    extractor = docview.Extractor()
+
+    def clean(page):
+        html, url = page
+        got = extractor.extract(html, url, format="json", blocks=True)
+        return got.to_dict()
+
+    one_thread = [clean(p) for p in pages]
+    # Each of 4 threads cleans every page, in its own order, at once.
+    barrier = threading.Barrier(4)
+
+    def worker(shift):
+        barrier.wait()
+        order = pages[shift:] + pages[:shift]
+        results = [clean(p) for p in order]
+        return results[len(pages) - shift:] + results[:len(pages) - shift]
+
+    with ThreadPoolExecutor(4) as pool:
+        per_thread = list(pool.map(worker, [0, 9, 17, 26]))
+    for results in per_thread:
+        assert results == one_thread
+
+
+def test_the_gil_is_released_while_a_page_is_cleaned(page_by_file):
+    # While one thread cleans a big page, another Python thread keeps running: it could not if
+    # the cleaning held the GIL.
+    page = page_by_file("harbor-gazette/index.html")
+    big = page["bytes"] * 100
+    extractor = docview.Extractor()
+    extractor.extract(big)  # warm up
+    done = threading.Event()
+    ticks = []
+
+    def ticker():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+            done.wait(0.0005)
+
+    t = threading.Thread(target=ticker)
+    t.start()
+    try:
+        time.sleep(0.01)
+        start = time.perf_counter()
+        extractor.extract(big)
+        end = time.perf_counter()
+    finally:
+        done.set()
+        t.join()
+    during = [x for x in ticks if start < x < end]
+    assert end - start > 0.02, "the page should take a while to clean"
+    assert len(during) >= 5, (len(during), end - start)
+
+
+def test_module_constants():
+    assert docview.CLEANERS[0] == docview.DEFAULT_CLEANER == "learned"
+    assert "wisdom" in docview.CLEANERS
+    assert docview.FORMATS == ("text", "markdown", "html", "json")
+    assert docview.__version__.count(".") == 2
+    assert Path(docview.__file__).name == "__init__.py"
