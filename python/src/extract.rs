@@ -9,7 +9,7 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 
 use docview_classify::PageClassifier;
 use docview_clean::{CLEANERS, Cleaner, DEFAULT_CLEANER, cleaner_with_model, topic_content_page};
-use docview_collection::integrate::{ClassifierRef, HubEvidence, page_shape, web_address};
+use docview_collection::integrate::{ClassifierRef, HubEvidence};
 use docview_collection::pipeline::ClassifierChoice;
 use docview_extract::topic::TopicPage;
 use docview_extract::{PageLimits, extract_page_in_site};
@@ -212,7 +212,6 @@ fn extract_one(
         let topic = TopicPage::of(&page);
         let (model, name) = path.classifier.as_ref();
         let classifier = ClassifierRef { model, name };
-        let address = web_address(url.unwrap_or(""), &topic);
         // The trees (the embedded model) read the page's signals, shape and title, not its
         // Formula 2 vector, and the vector costs a fifth of the page's time: it is computed for
         // a kNN model only.
@@ -220,10 +219,12 @@ fn extract_one(
             PageClassifier::Neighbours(_) => topic.topic_features(&path.analyzer),
             PageClassifier::Trees(_) => FeatureVector::default(),
         };
-        let classification =
-            classifier.classify(&features, &page_shape(address.as_deref(), &topic), &topic);
-        let class = Some(classification.class.as_str()).filter(|_| !classification.prior);
-        let page_type = HubEvidence::of(&topic).docview_type(class);
+        let (classification, page_type) = classifier.classify_page(
+            url.unwrap_or(""),
+            &features,
+            &topic,
+            &HubEvidence::of(&topic),
+        );
         Ok(Extracted {
             content,
             format,

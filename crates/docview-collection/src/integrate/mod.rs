@@ -144,6 +144,25 @@ pub struct ClassifierRef<'a> {
 }
 
 impl ClassifierRef<'_> {
+    /// The classification of a cleaned page found at `url` (its web address from the URL or
+    /// the page's declared one, [`web_address`]) and the DocView type it gives with the
+    /// page's topic content ([`HubEvidence::docview_type`]): what integration writes in the
+    /// record, and what the Python module's `extract` gives. `evidence` is
+    /// [`HubEvidence::of`] the page.
+    pub fn classify_page(
+        &self,
+        url: &str,
+        features: &FeatureVector,
+        page: &TopicPage,
+        evidence: &HubEvidence,
+    ) -> (Classification, PageType) {
+        let address = web_address(url, page);
+        let classification = self.classify(features, &page_shape(address.as_deref(), page), page);
+        let class = Some(classification.class.as_str()).filter(|_| !classification.prior);
+        let page_type = evidence.docview_type(class);
+        (classification, page_type)
+    }
+
     /// The classification of a cleaned page from its topic content's Formula 2 vector (the
     /// kNN's), its shape ([`page_shape`]), its signals and its title (the trees').
     pub fn classify(
@@ -240,14 +259,17 @@ pub fn page_docview(bytes: &[u8], url: &str) -> crate::Result<DocView> {
 pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_>) -> Integrated {
     let lang = page.language;
     let features = page.topic_features(cx.analyzer);
-    let classification = cx.classifier.map(|c| {
-        let address = web_address(url, page);
-        c.classify(&features, &page_shape(address.as_deref(), page), page)
-    });
-    let vector = features.scaled_by(|t| cx.stats.idf(t));
-    let topic = &page.topic_text;
     // Its counts of links and terms, read once: the type and the empty flag both use them.
     let evidence = HubEvidence::of(page);
+    let (classification, page_type) = match cx.classifier {
+        Some(c) => {
+            let (class, page_type) = c.classify_page(url, &features, page, &evidence);
+            (Some(class), page_type)
+        }
+        None => (None, evidence.docview_type(None)),
+    };
+    let vector = features.scaled_by(|t| cx.stats.idf(t));
+    let topic = &page.topic_text;
     let ranked = ranked_features(&vector, topic, lang, cx);
     let TopicTerms {
         term_counts,
@@ -285,12 +307,7 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
     Integrated {
         docview: DocView {
             identifier: url.to_string(),
-            page_type: evidence.docview_type(
-                classification
-                    .as_ref()
-                    .filter(|c| !c.prior)
-                    .map(|c| c.class.as_str()),
-            ),
+            page_type,
             classification_code: classification
                 .as_ref()
                 .map(|c| format!("{}:{}", c.scheme, c.class))
