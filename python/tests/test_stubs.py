@@ -116,3 +116,23 @@ def test_everything_has_a_docstring():
         for n in dir(cls):
             if not n.startswith("_"):
                 assert getattr(cls, n).__doc__, f"{cls.__name__}.{n}"
+
+
+def literal_values(name: str) -> tuple[str, ...]:
+    """The strings of the stub's `name = Literal[...]` alias."""
+    for node in stub_tree().body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            sub = node.value
+            assert isinstance(sub, ast.Subscript), ast.unparse(sub)
+            items = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+            return tuple(ast.literal_eval(i) for i in items)
+    raise AssertionError(f"no {name} in the stub")
+
+
+def test_the_stub_literals_are_the_modules_names():
+    # The cleaner names live in the Rust library (docview_clean::CLEANERS); the stub repeats
+    # them for type checkers, and must not drift.
+    assert literal_values("_Cleaner") == tuple(docview.CLEANERS)
+    assert literal_values("_Format") == tuple(docview.FORMATS)

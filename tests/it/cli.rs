@@ -1356,18 +1356,23 @@ with the harbor master's office behind it and the ferry dock on the far side.</p
 </article>
 <footer>© Harbor Notes · <a href="/privacy/">Privacy</a></footer></body></html>"#;
 
-#[test]
-fn extract_renders_markdown_tables_lists_code_and_absolute_links() {
+/// `docview extract` of [`MARKDOWN_PAGE`] in `format`, at its URL.
+fn extract_gauge_page(format: &str) -> String {
     let dir = tempfile::tempdir().expect("tempdir");
     let page = dir.path().join("gauge.html");
     std::fs::write(&page, MARKDOWN_PAGE).unwrap();
-    let md = extract(&[
+    extract(&[
         page.to_str().unwrap(),
         "--format",
-        "markdown",
+        format,
         "--url",
         "https://harbor.example/notes/tide-gauge.html",
-    ]);
+    ])
+}
+
+#[test]
+fn extract_renders_markdown_tables_lists_code_and_absolute_links() {
+    let md = extract_gauge_page("markdown");
     assert!(md.starts_with("# Reading the tide gauge\n\n"), "{md}");
     assert!(md.contains("\n\n## The columns\n\n"), "{md}");
     assert!(
@@ -1411,16 +1416,7 @@ fn extract_renders_markdown_tables_lists_code_and_absolute_links() {
 
 #[test]
 fn extract_json_reports_the_metadata_the_page_declares() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let page = dir.path().join("gauge.html");
-    std::fs::write(&page, MARKDOWN_PAGE).unwrap();
-    let out = extract(&[
-        page.to_str().unwrap(),
-        "--format",
-        "json",
-        "--url",
-        "https://harbor.example/notes/tide-gauge.html",
-    ]);
+    let out = extract_gauge_page("json");
     let report: Value = serde_json::from_str(&out).expect("JSON report");
     let m = &report["metadata"];
     let field = |name: &str| (m[name]["value"].clone(), m[name]["source"].clone());
