@@ -3,8 +3,9 @@
 Three ways to clean the pages of a labelled set (default: corpus-samples/labelled), each with
 the learned cleaner, one page at a time, on one thread:
 
-- python:  docview.Extractor().extract(html, url) in a loop over the pages, already in memory
-           (the pages repeated --repeat times), timed around the loop;
+- python:  docview.Extractor(classify=False).extract(html, url) in a loop over the pages,
+           already in memory (the pages repeated --repeat times), timed around the loop: the
+           work of the command (no page-type classifier), with the page's metadata besides;
 - eval:    `docview eval SET --pages-alone --threads 1`, whose speed line times the extraction
            of each page (pages/s and MB/s of HTML per core), without reading or scoring;
 - extract: `docview extract PAGE...` over the same pages' files (one process: start, the model,
@@ -114,7 +115,7 @@ def main() -> int:
     mb = sum(len(h) for _, h, _ in pages) / 1e6
     print(f"{len(pages)} pages, {mb:.2f} MB of HTML, from {args.set}")
     print(f"docview {docview.__version__} module {Path(docview._docview.__file__).name}; binary {binary}")
-    extractor = docview.Extractor()
+    extractor = docview.Extractor(classify=False)
     python_round(extractor, pages, 1)  # warm up: the model, the caches
 
     runs: dict[str, list[tuple[float, float]]] = {"python": [], "eval": [], "extract": []}

@@ -50,8 +50,9 @@ class Extraction:
     def cleaner_page_type(self) -> Literal["topic", "hub", "image"]:
         """The cleaner's own page type (the JSON report's page_type)."""
     @property
-    def classification(self) -> Dict[str, Any]:
-        """The content classifier's class: scheme, class, score, prior, model."""
+    def classification(self) -> Optional[Dict[str, Any]]:
+        """The content classifier's class: scheme, class, score, prior, model (None from an
+        Extractor made with classify=False)."""
     @property
     def language(self) -> str:
         """The page's language as an ISO 639-1 code ("und" when unknown)."""
@@ -86,7 +87,10 @@ class Extractor:
         model: Optional[_Path] = None,
         *,
         format: _Format = "text",
-    ) -> None: ...
+        classify: bool = True,
+    ) -> None:
+        """classify=False skips the page-type classifier: page_type is then the cleaner's own
+        and classification None (the work of `docview extract`, for bulk cleaning)."""
     def extract(
         self,
         html: Union[str, bytes],

@@ -94,18 +94,23 @@ fn embedded_classifier() -> Result<Arc<(Arc<PageClassifier>, String)>> {
 /// classifier and an analyzer, as ingest's integration uses them.
 struct PagePath {
     cleaner: Box<dyn Cleaner>,
-    classifier: Arc<(Arc<PageClassifier>, String)>,
+    /// `None`: the page type is the cleaner's, and no classification is made.
+    classifier: Option<Arc<(Arc<PageClassifier>, String)>>,
     analyzer: Analyzer,
 }
 
 impl PagePath {
     /// The cleaner called `name`, with the block model file `model` (the learned cleaner only)
-    /// or the model inside the module, and the embedded classifier.
-    fn load(name: &str, model: Option<&Path>) -> Result<PagePath> {
+    /// or the model inside the module, and the embedded classifier when `classify`.
+    fn load(name: &str, model: Option<&Path>, classify: bool) -> Result<PagePath> {
         let name = cleaner_name(name)?;
         Ok(PagePath {
             cleaner: cleaner_with_model(name, model)?,
-            classifier: embedded_classifier()?,
+            classifier: if classify {
+                Some(embedded_classifier()?)
+            } else {
+                None
+            },
             analyzer: Analyzer::new(),
         })
     }
@@ -208,30 +213,37 @@ fn extract_one(
             _ => None,
         };
         // The DocView type, as ingest's integration decides it: the cleaner's type and the
-        // content classifier's class together (docview_collection::integrate).
-        let topic = TopicPage::of(&page);
-        let (model, name) = path.classifier.as_ref();
-        let classifier = ClassifierRef { model, name };
-        // The trees (the embedded model) read the page's signals, shape and title, not its
-        // Formula 2 vector, and the vector costs a fifth of the page's time: it is computed for
-        // a kNN model only.
-        let features = match model.as_ref() {
-            PageClassifier::Neighbours(_) => topic.topic_features(&path.analyzer),
-            PageClassifier::Trees(_) => FeatureVector::default(),
+        // content classifier's class together (docview_collection::integrate); without the
+        // classifier, the cleaner's type.
+        let (classification, page_type) = match &path.classifier {
+            Some(loaded) => {
+                let topic = TopicPage::of(&page);
+                let (model, name) = loaded.as_ref();
+                let classifier = ClassifierRef { model, name };
+                // The trees (the embedded model) read the page's signals, shape and title, not
+                // its Formula 2 vector, and the vector costs a fifth of the page's time: it is
+                // computed for a kNN model only.
+                let features = match model.as_ref() {
+                    PageClassifier::Neighbours(_) => topic.topic_features(&path.analyzer),
+                    PageClassifier::Trees(_) => FeatureVector::default(),
+                };
+                let (classification, page_type) = classifier.classify_page(
+                    url.unwrap_or(""),
+                    &features,
+                    &topic,
+                    &HubEvidence::of(&topic),
+                );
+                (to_json(input, &classification)?, page_type)
+            }
+            None => (serde_json::Value::Null, page.cleaned.page_type),
         };
-        let (classification, page_type) = classifier.classify_page(
-            url.unwrap_or(""),
-            &features,
-            &topic,
-            &HubEvidence::of(&topic),
-        );
         Ok(Extracted {
             content,
             format,
             title: page.cleaned.title.clone(),
             page_type: page_type.as_str(),
             cleaner_page_type: page.cleaned.page_type.as_str(),
-            classification: to_json(input, &classification)?,
+            classification,
             language: page.language().code(),
             charset: page.charset,
             truncated: page.truncated.clone(),
@@ -372,7 +384,8 @@ impl Extraction {
     }
 
     /// The content classifier's class of the page, as the DocView record gives it: a dict of
-    /// scheme ("page_type"), class ("article", "listing", ...), score, prior and model.
+    /// scheme ("page_type"), class ("article", "listing", ...), score, prior and model; None
+    /// from an Extractor made with classify=False.
     #[getter]
     fn classification(&self, py: Python<'_>) -> Py<PyAny> {
         self.classification.clone_ref(py)
@@ -501,15 +514,17 @@ pub fn extract(
     charset: Option<String>,
 ) -> PyResult<Extraction> {
     let format = Format::parse(&format).map_err(|e| e.into_pyerr(py))?;
-    let path = PagePath::load(&cleaner, None).map_err(|e| e.into_pyerr(py))?;
+    let path = PagePath::load(&cleaner, None, true).map_err(|e| e.into_pyerr(py))?;
     extract_with(py, &path, html, url, format, blocks, charset)
 }
 
 /// A cleaner loaded once, to clean many pages.
 ///
-/// Extractor(cleaner="learned", model=None, *, format="text"): cleaner is one of
-/// docview.CLEANERS; model a block model file from `docview train-cleaner` for the learned
-/// cleaner (default: the model inside the module); format the default format of extract().
+/// Extractor(cleaner="learned", model=None, *, format="text", classify=True): cleaner is one
+/// of docview.CLEANERS; model a block model file from `docview train-cleaner` for the learned
+/// cleaner (default: the model inside the module); format the default format of extract();
+/// classify=False skips the page-type classifier (page_type is then the cleaner's own and
+/// classification None): the work of `docview extract`, for bulk cleaning.
 ///
 /// extract() releases the GIL while it works, and one Extractor may be shared by any number
 /// of threads: each call is independent and gives what a call alone gives.
@@ -523,16 +538,17 @@ pub struct Extractor {
 #[pymethods]
 impl Extractor {
     #[new]
-    #[pyo3(signature = (cleaner=DEFAULT_CLEANER.to_string(), model=None, *, format="text".to_string()))]
+    #[pyo3(signature = (cleaner=DEFAULT_CLEANER.to_string(), model=None, *, format="text".to_string(), classify=true))]
     fn new(
         py: Python<'_>,
         cleaner: String,
         model: Option<PathBuf>,
         format: String,
+        classify: bool,
     ) -> PyResult<Self> {
         let format = Format::parse(&format).map_err(|e| e.into_pyerr(py))?;
         let path = py
-            .detach(|| PagePath::load(&cleaner, model.as_deref()))
+            .detach(|| PagePath::load(&cleaner, model.as_deref(), classify))
             .map_err(|e| e.into_pyerr(py))?;
         Ok(Extractor {
             path,

@@ -239,6 +239,19 @@ def test_a_missing_model_file_is_file_not_found(tmp_path):
         docview.Extractor("framework", missing)
 
 
+def test_an_extractor_without_the_classifier_gives_the_cleaners_type(page_by_file):
+    extractor = docview.Extractor(classify=False)
+    listing = page_by_file("harbor-gazette/index.html")
+    got = extractor.extract(listing["bytes"], listing["url"])
+    # A listing the cleaner kept as text: a hub only with the classifier (test above).
+    assert got.page_type == got.cleaner_page_type == "topic"
+    assert got.classification is None
+    article = page_by_file("lanting-news/library.html")
+    alone = docview.extract(article["bytes"], article["url"])
+    got = extractor.extract(article["bytes"], article["url"])
+    assert got.text == alone.text and got.metadata == alone.metadata
+
+
 def test_an_extractor_gives_what_extract_gives(page_by_file):
     page = page_by_file("lanting-news/library.html")
     extractor = docview.Extractor("learned", format="html")
