@@ -215,7 +215,8 @@ fn extract_one(
         // The DocView type, as ingest's integration decides it: the cleaner's type and the
         // content classifier's class together (docview_collection::integrate); without the
         // classifier, the cleaner's type.
-        let (classification, page_type) = match &path.classifier {
+        // The topic page carries the page's metadata: read once, whichever path reads it.
+        let (classification, page_type, metadata) = match &path.classifier {
             Some(loaded) => {
                 let topic = TopicPage::of(&page);
                 let (model, name) = loaded.as_ref();
@@ -233,9 +234,13 @@ fn extract_one(
                     &topic,
                     &HubEvidence::of(&topic),
                 );
-                (to_json(input, &classification)?, page_type)
+                (to_json(input, &classification)?, page_type, topic.metadata)
             }
-            None => (serde_json::Value::Null, page.cleaned.page_type),
+            None => (
+                serde_json::Value::Null,
+                page.cleaned.page_type,
+                page.metadata(),
+            ),
         };
         Ok(Extracted {
             content,
@@ -247,7 +252,7 @@ fn extract_one(
             language: page.language().code(),
             charset: page.charset,
             truncated: page.truncated.clone(),
-            metadata: to_json(input, &page.metadata())?,
+            metadata: to_json(input, &metadata)?,
             blocks,
             text: page.cleaned.topic_text,
         })
