@@ -7,7 +7,8 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand, ValueEnum};
 
 use docview::clean::{
-    CLEANERS, DEFAULT_CLEANER, MAX_TREE_DEPTH, TrainParams, cleaner_with_model, topic_content_page,
+    CLEANERS, CleanerKind, DEFAULT_CLEANER, MAX_TREE_DEPTH, TrainParams, cleaner_with_model,
+    topic_content_page,
 };
 use docview::compare::{CompareOptions, compare, write_report};
 use docview::eval::blocks::{
@@ -851,7 +852,7 @@ fn extract(args: ExtractArgs) -> Result<()> {
             args.pages.len()
         );
     }
-    let cleaner = cleaner_with_model(&args.cleaner, args.model.as_deref())?;
+    let cleaner = cleaner_with_model(args.cleaner.parse()?, args.model.as_deref())?;
     let limits = args.limits.limits()?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -938,7 +939,7 @@ fn eval(args: EvalArgs) -> Result<()> {
     if args.cleaner == "all" {
         return eval_all(&args);
     }
-    let cleaner = cleaner_with_model(&args.cleaner, args.model.as_deref())?;
+    let cleaner = cleaner_with_model(args.cleaner.parse()?, args.model.as_deref())?;
     for set in &args.sets {
         let pages = load_scored_set(set)?;
         let nulls = pages.iter().filter(|p| p.null_reference).count();
@@ -1030,15 +1031,13 @@ fn eval_all(args: &EvalArgs) -> Result<()> {
     if args.out.is_some() || args.report.is_some() {
         bail!("--out and --report take one cleaner's results; name it with --cleaner NAME");
     }
-    let cleaners = CLEANERS
-        .iter()
-        .map(|name| {
-            let model = if *name == "learned" {
-                args.model.as_deref()
-            } else {
-                None
-            };
-            cleaner_with_model(name, model)
+    let cleaners = CleanerKind::ALL
+        .into_iter()
+        .map(|kind| {
+            cleaner_with_model(
+                kind,
+                args.model.as_deref().filter(|_| kind.uses_block_model()),
+            )
         })
         .collect::<Result<Vec<_>, _>>()?;
     for set in &args.sets {
@@ -1091,7 +1090,7 @@ fn eval_folds(args: &EvalArgs, folds: usize) -> Result<()> {
     if folds < 2 {
         bail!("--folds needs at least 2 folds, not {folds}");
     }
-    if args.cleaner != "learned" || args.model.is_some() {
+    if args.cleaner != DEFAULT_CLEANER || args.model.is_some() {
         bail!(
             "--folds trains its own models of the learned cleaner: leave out --cleaner and --model"
         );
@@ -1408,7 +1407,7 @@ fn stages_pool(args: StagesPoolArgs) -> Result<()> {
 /// The ingest settings of the ingest flags.
 fn ingest_options(args: IngestArgs) -> Result<IngestOptions> {
     let mut options = IngestOptions::new(args.inputs, args.out);
-    options.cleaner = args.cleaner;
+    options.cleaner = args.cleaner.parse()?;
     options.model = args.model;
     options.pages_alone = args.pages_alone;
     options.classifier = match (args.classifier, args.no_classifier) {
@@ -1776,7 +1775,7 @@ fn classify_eval(args: ClassifyEvalArgs) -> Result<()> {
 }
 
 fn replicas_eval(args: ReplicasEvalArgs) -> Result<()> {
-    let cleaner = cleaner_with_model(&args.cleaner, args.model.as_deref())?;
+    let cleaner = cleaner_with_model(args.cleaner.parse()?, args.model.as_deref())?;
     let report = evaluate_benchmark(
         &args.dir,
         cleaner.as_ref(),

@@ -8,7 +8,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
 use docview_classify::PageClassifier;
-use docview_clean::{CLEANERS, Cleaner, DEFAULT_CLEANER, cleaner_with_model, topic_content_page};
+use docview_clean::{
+    CLEANERS, Cleaner, CleanerKind, DEFAULT_CLEANER, cleaner_with_model, topic_content_page,
+};
 use docview_collection::integrate::{ClassifierRef, HubEvidence};
 use docview_collection::pipeline::ClassifierChoice;
 use docview_extract::topic::TopicPage;
@@ -60,19 +62,15 @@ impl Format {
     }
 }
 
-/// The cleaner called `name` (one of docview's [`CLEANERS`]), as its static name; an unknown
-/// name is an [`Error::Argument`] listing the known.
-pub fn cleaner_name(name: &str) -> Result<&'static str> {
-    CLEANERS
-        .iter()
-        .copied()
-        .find(|c| *c == name)
-        .ok_or_else(|| {
-            Error::argument(format!(
-                "cleaner: unknown cleaner {name:?} (known: {})",
-                CLEANERS.join(", ")
-            ))
-        })
+/// The cleaner called `name` (one of docview's [`CLEANERS`]); an unknown name is an
+/// [`Error::Argument`] listing the known.
+pub fn cleaner_kind(name: &str) -> Result<CleanerKind> {
+    CleanerKind::from_name(name).ok_or_else(|| {
+        Error::argument(format!(
+            "cleaner: unknown cleaner {name:?} (known: {})",
+            CLEANERS.join(", ")
+        ))
+    })
 }
 
 /// The content classifier inside the module (the one `docview ingest` fills the DocViews'
@@ -103,9 +101,8 @@ impl PagePath {
     /// The cleaner called `name`, with the block model file `model` (the learned cleaner only)
     /// or the model inside the module, and the embedded classifier when `classify`.
     fn load(name: &str, model: Option<&Path>, classify: bool) -> Result<PagePath> {
-        let name = cleaner_name(name)?;
         Ok(PagePath {
-            cleaner: cleaner_with_model(name, model)?,
+            cleaner: cleaner_with_model(cleaner_kind(name)?, model)?,
             classifier: if classify {
                 Some(embedded_classifier()?)
             } else {

@@ -11,7 +11,7 @@ use docview_collection::stats::StopwordParams;
 use docview_extract::PageLimits;
 
 use crate::error::{Error, Result, no_panic};
-use crate::extract::cleaner_name;
+use crate::extract::cleaner_kind;
 
 /// The replica detection called `name`, as `--replicas` names it.
 fn detection(name: &str) -> Result<Detection> {
@@ -128,7 +128,7 @@ pub fn ingest<'py>(
     let mut options = IngestOptions::new(inputs, out);
     let settings = || -> Result<()> {
         if let Some(name) = cleaner {
-            options.cleaner = cleaner_name(&name)?.to_string();
+            options.cleaner = cleaner_kind(&name)?;
         }
         options.model = model;
         options.pages_alone = pages_alone;

@@ -3,6 +3,7 @@
 //! three indexes, and an ingest killed with SIGKILL then resumed.
 
 use crate::common::{DOCVIEW, SAMPLES};
+use docview::clean::CleanerKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -986,10 +987,10 @@ fn infodiscoverer_ingest_learns_each_sites_model_first() {
         let out = dir.path().join(format!("out-{threads}"));
         let mut options = IngestOptions::new(vec![jsonl.clone()], out.clone());
         options.threads = threads;
-        options.cleaner = "infodiscoverer".to_string();
+        options.cleaner = CleanerKind::InfoDiscoverer;
         let summary = ingest(&options, &Silent).expect("ingest");
         let sites = summary.site_models.clone().expect("site model figures");
-        assert_eq!(sites.cleaner, "infodiscoverer");
+        assert_eq!(sites.cleaner, CleanerKind::InfoDiscoverer);
         assert_eq!((sites.hosts, sites.hosts_with_model), (2, 1), "{sites:?}");
         assert_eq!((sites.pages_with_model, sites.pages_without_model), (4, 1));
         for record in records(&out) {
@@ -1102,10 +1103,10 @@ fn wisdom_ingest_finds_article_and_toc_blocks() {
     let out = dir.path().join("out");
     let mut options = IngestOptions::new(vec![jsonl], out.clone());
     options.threads = 2;
-    options.cleaner = "wisdom".to_string();
+    options.cleaner = CleanerKind::Wisdom;
     let summary = ingest(&options, &Silent).expect("ingest");
     let sites = summary.site_models.clone().expect("site model figures");
-    assert_eq!(sites.cleaner, "wisdom");
+    assert_eq!(sites.cleaner, CleanerKind::Wisdom);
     assert_eq!((sites.pages_with_model, sites.pages_without_model), (5, 0));
     let recs = records(&out);
     assert_eq!(recs.len(), 5);

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use docview::clean::{TrainParams, cleaner_by_name};
+use docview::clean::{TrainParams, cleaner_of};
 use docview::eval::blocks::{all_blocks, cross_validate, load_sets};
 use docview::eval::{EvalReport, evaluate_cleaner, load_set};
 
@@ -50,7 +50,7 @@ fn set_dir(set: &str) -> PathBuf {
 }
 
 fn evaluate(cleaner: &str, dir: &Path) -> EvalReport {
-    let cleaner = cleaner_by_name(cleaner).expect("known cleaner");
+    let cleaner = cleaner_of(cleaner.parse().expect("known cleaner")).expect("cleaner");
     let pages = load_set(dir).unwrap_or_else(|e| panic!("{e}"));
     // As `docview eval` scores it: a site-aware cleaner sees each site's pages together.
     evaluate_cleaner(&pages, cleaner.as_ref(), 0, false, true)

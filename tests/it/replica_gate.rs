@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use docview::clean::cleaner_by_name;
+use docview::clean::cleaner_of;
 use docview::replica_benchmark::benchmark::{BuildOptions, build_benchmark};
 use docview::replica_benchmark::evaluate::{
     BenchmarkEval, ViewEval, evaluate_benchmark, minhash_detectors,
@@ -78,7 +78,7 @@ fn replica_detection_does_not_get_worse() {
         ..BuildOptions::default()
     };
     build_benchmark(&set, &dir, &options).unwrap_or_else(|e| panic!("{e}"));
-    let cleaner = cleaner_by_name(&rec.cleaner).unwrap();
+    let cleaner = cleaner_of(rec.cleaner.parse().unwrap()).unwrap();
     let eval = evaluate_benchmark(
         &dir,
         cleaner.as_ref(),

@@ -415,11 +415,11 @@ fn every_cleaner_survives_deep_nesting_and_wide_pages() {
     ];
     let trees: Vec<docview::page::TagTree> =
         pages.iter().map(|p| docview::page::build(p)).collect();
-    for name in docview::clean::CLEANERS {
-        let cleaner = docview::clean::cleaner_by_name(name).expect("known cleaner");
+    for kind in docview::clean::CleanerKind::ALL {
+        let cleaner = docview::clean::cleaner_of(kind).expect("known cleaner");
         for tree in &trees {
             let cleaned = cleaner.clean(tree);
-            assert_eq!(cleaned.decisions.len(), tree.nodes.len(), "{name}");
+            assert_eq!(cleaned.decisions.len(), tree.nodes.len(), "{kind}");
             let _ = cleaner.explain(tree);
         }
         if let Some(mut learner) = cleaner.site_learner() {
@@ -429,8 +429,8 @@ fn every_cleaner_survives_deep_nesting_and_wide_pages() {
                 learner.add(tree);
             }
             let model = learner.finish();
-            assert!(model.is_some(), "{name}: twelve pages make a site");
-            if name.starts_with("infodiscoverer") {
+            assert!(model.is_some(), "{kind}: twelve pages make a site");
+            if kind.name().starts_with("infodiscoverer") {
                 assert!(
                     trees
                         .iter()
@@ -439,7 +439,7 @@ fn every_cleaner_survives_deep_nesting_and_wide_pages() {
             }
             for tree in &trees {
                 let cleaned = cleaner.clean_in_site(tree, model.as_ref());
-                assert_eq!(cleaned.decisions.len(), tree.nodes.len(), "{name}");
+                assert_eq!(cleaned.decisions.len(), tree.nodes.len(), "{kind}");
                 let _ = cleaner.explain_in_site(tree, model.as_ref());
             }
         }

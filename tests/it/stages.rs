@@ -150,7 +150,7 @@ fn stages_give_one_process_output_on_the_samples_at_1_2_and_3_shards() {
     }
     // A site-aware cleaner learns its site models over the shards as one process does.
     let mut wisdom = options.clone();
-    wisdom.cleaner = "wisdom".into();
+    wisdom.cleaner = docview::clean::CleanerKind::Wisdom;
     let (one, many) = (dir.path().join("wisdom-one"), dir.path().join("wisdom-3"));
     both(&wisdom, &one, &many, 3);
     assert_same(&one, &many);

@@ -143,8 +143,8 @@ pub fn informative_block(tree: &TagTree, nodes: &[ElementNodes]) -> Option<NodeI
 pub struct Eem;
 
 impl Cleaner for Eem {
-    fn name(&self) -> &'static str {
-        "eem"
+    fn kind(&self) -> crate::CleanerKind {
+        crate::CleanerKind::Eem
     }
 
     fn clean(&self, tree: &TagTree) -> Cleaned {

@@ -59,8 +59,8 @@ pub struct Framework {
 }
 
 impl Cleaner for Framework {
-    fn name(&self) -> &'static str {
-        "framework"
+    fn kind(&self) -> crate::CleanerKind {
+        crate::CleanerKind::Framework
     }
 
     fn clean(&self, tree: &TagTree) -> Cleaned {

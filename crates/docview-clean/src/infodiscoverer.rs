@@ -557,10 +557,10 @@ impl InfoDiscoverer {
 }
 
 impl Cleaner for InfoDiscoverer {
-    fn name(&self) -> &'static str {
+    fn kind(&self) -> crate::CleanerKind {
         match self.params.blocks {
-            BlockTags::Containers => "infodiscoverer",
-            BlockTags::Table => "infodiscoverer-table",
+            BlockTags::Containers => crate::CleanerKind::InfoDiscoverer,
+            BlockTags::Table => crate::CleanerKind::InfoDiscovererTable,
         }
     }
 

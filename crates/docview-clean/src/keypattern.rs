@@ -308,8 +308,8 @@ pub struct KeyPattern {
 }
 
 impl Cleaner for KeyPattern {
-    fn name(&self) -> &'static str {
-        "keypattern"
+    fn kind(&self) -> crate::CleanerKind {
+        crate::CleanerKind::KeyPattern
     }
 
     fn clean(&self, tree: &TagTree) -> Cleaned {

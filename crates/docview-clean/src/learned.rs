@@ -166,8 +166,8 @@ fn repeats_of(site: Option<&SiteModel>) -> Option<&SiteRepeats> {
 }
 
 impl Cleaner for Learned {
-    fn name(&self) -> &'static str {
-        "learned"
+    fn kind(&self) -> crate::CleanerKind {
+        crate::CleanerKind::Learned
     }
 
     fn clean(&self, tree: &TagTree) -> Cleaned {

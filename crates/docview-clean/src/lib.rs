@@ -17,6 +17,7 @@ pub mod features;
 mod framework;
 mod infodiscoverer;
 mod keypattern;
+mod kind;
 mod learned;
 pub mod lexicon;
 mod model;
@@ -41,6 +42,7 @@ pub use keypattern::{
     KeyPattern, KeyPatternParams, Segmentation, child_sequence, key_patterns, repetitions, segment,
     virtual_nodes,
 };
+pub use kind::{CLEANERS, CleanerKind, DEFAULT_CLEANER};
 pub use learned::{
     AFTER_REGION_SCORE, BEFORE_REGION_SCORE, Explained, Learned, MAIN_REGION_SHARE,
     OUTSIDE_REGION_REASON, PROSE_BLOCK_SENTENCES, PROSE_BLOCK_TERMS, PROSE_SHARE, READ_MIN_PAGES,
@@ -215,8 +217,12 @@ pub fn short_page_prose(tree: &TagTree) -> Vec<NodeId> {
 
 /// A page cleaner: from a markup tag tree to its topic content.
 pub trait Cleaner: Send + Sync {
+    /// Which cleaner it is.
+    fn kind(&self) -> CleanerKind;
     /// The name users pick it by (`--cleaner NAME`).
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.kind().name()
+    }
     /// Cleans one page.
     fn clean(&self, tree: &TagTree) -> Cleaned;
     /// The evidence behind each block's decision, for reports (`docview extract --format
@@ -287,63 +293,48 @@ pub struct BlockEvidence {
     pub features: Vec<(&'static str, f32)>,
 }
 
-/// Names of the cleaners [`cleaner_by_name`] knows; the first is the default.
-pub const CLEANERS: &[&str] = &[
-    "learned",
-    "framework",
-    "eem",
-    "keypattern",
-    "infodiscoverer",
-    "infodiscoverer-table",
-    "wisdom",
-];
-
-/// The default cleaner's name.
-pub const DEFAULT_CLEANER: &str = "learned";
-
-/// The cleaner called `name`, with the shipped block model.
-pub fn cleaner_by_name(name: &str) -> crate::Result<Box<dyn Cleaner>> {
-    cleaner_with_model(name, None)
+/// The cleaner `kind`, with the shipped block model.
+pub fn cleaner_of(kind: CleanerKind) -> crate::Result<Box<dyn Cleaner>> {
+    cleaner_with_model(kind, None)
 }
 
-/// The cleaner called `name`; the learned cleaner uses the model file `model` when given, else
-/// the model shipped inside the binary. A model file with another cleaner is an error.
+/// The cleaner `kind`; the learned cleaner uses the model file `model` when given, else the
+/// model shipped inside the binary. A model file with another cleaner is an error.
 pub fn cleaner_with_model(
-    name: &str,
+    kind: CleanerKind,
     model: Option<&std::path::Path>,
 ) -> crate::Result<Box<dyn Cleaner>> {
-    if let (Some(path), false) = (model, name == "learned") {
+    if let (Some(path), false) = (model, kind.uses_block_model()) {
         return Err(crate::Error::Model {
             source_name: path.display().to_string(),
-            reason: format!("a block model is for the learned cleaner, not {name:?}"),
+            reason: format!(
+                "a block model is for the learned cleaner, not {:?}",
+                kind.name()
+            ),
         });
     }
-    match name {
-        "learned" => Ok(Box::new(match model {
-            Some(path) => Learned::with_model(std::sync::Arc::new(BlockModel::load(path)?)),
-            None => Learned::embedded()?,
-        })),
-        "framework" => Ok(Box::new(Framework::default())),
-        "eem" => Ok(Box::new(Eem)),
-        "keypattern" => Ok(Box::new(KeyPattern::default())),
-        "infodiscoverer" | "infodiscoverer-table" => Ok(Box::new(InfoDiscoverer::new(
+    let infodiscoverer = |blocks| -> crate::Result<Box<dyn Cleaner>> {
+        Ok(Box::new(InfoDiscoverer::new(
             InfoDiscovererParams {
-                blocks: if name == "infodiscoverer" {
-                    BlockTags::Containers
-                } else {
-                    BlockTags::Table
-                },
+                blocks,
                 ..InfoDiscovererParams::default()
             },
             Box::new(Learned::embedded()?),
-        ))),
-        "wisdom" => Ok(Box::new(Wisdom::new(
+        )))
+    };
+    match kind {
+        CleanerKind::Learned => Ok(Box::new(match model {
+            Some(path) => Learned::with_model(std::sync::Arc::new(BlockModel::load(path)?)),
+            None => Learned::embedded()?,
+        })),
+        CleanerKind::Framework => Ok(Box::new(Framework::default())),
+        CleanerKind::Eem => Ok(Box::new(Eem)),
+        CleanerKind::KeyPattern => Ok(Box::new(KeyPattern::default())),
+        CleanerKind::InfoDiscoverer => infodiscoverer(BlockTags::Containers),
+        CleanerKind::InfoDiscovererTable => infodiscoverer(BlockTags::Table),
+        CleanerKind::Wisdom => Ok(Box::new(Wisdom::new(
             WisdomParams::default(),
             Box::new(Learned::embedded()?),
         ))),
-        other => Err(crate::Error::UnknownCleaner(
-            other.to_string(),
-            CLEANERS.join(", "),
-        )),
     }
 }

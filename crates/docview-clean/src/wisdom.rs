@@ -739,8 +739,8 @@ impl Wisdom {
 }
 
 impl Cleaner for Wisdom {
-    fn name(&self) -> &'static str {
-        "wisdom"
+    fn kind(&self) -> crate::CleanerKind {
+        crate::CleanerKind::Wisdom
     }
 
     /// A page alone has no site to learn from: the fallback cleans it.

@@ -506,8 +506,8 @@ mod tests {
     struct Nothing;
 
     impl Cleaner for Nothing {
-        fn name(&self) -> &'static str {
-            "nothing"
+        fn kind(&self) -> docview_clean::CleanerKind {
+            docview_clean::CleanerKind::Framework
         }
         fn clean(&self, tree: &TagTree) -> Cleaned {
             Cleaned::empty(tree)

@@ -135,7 +135,7 @@ pub fn class_pages(
     field: &str,
     threads: usize,
 ) -> Result<(Vec<ClassPage>, usize)> {
-    let cleaner = docview_clean::cleaner_by_name(docview_clean::DEFAULT_CLEANER)?;
+    let cleaner = docview_clean::cleaner_of(docview_clean::CleanerKind::default())?;
     let analyzer = Analyzer::new();
     let pool = docview_collection::thread_pool(threads)?;
     let work: Vec<(&str, &LabelledPage)> = sets

@@ -234,7 +234,7 @@ pub struct Context<'a> {
 /// and no collection statistics: the whole page path in one call, which the fuzz target and
 /// its stable replay test (`tests/it/fuzz_replay.rs`) drive.
 pub fn page_docview(bytes: &[u8], url: &str) -> crate::Result<DocView> {
-    let cleaner = crate::clean::cleaner_by_name(crate::clean::DEFAULT_CLEANER)?;
+    let cleaner = crate::clean::cleaner_of(crate::clean::CleanerKind::default())?;
     let page = TopicPage::of(&crate::extract::extract_page(
         bytes,
         None,

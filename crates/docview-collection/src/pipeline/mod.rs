@@ -33,7 +33,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::clean::{Cleaner, cleaner_with_model};
+use crate::clean::{Cleaner, CleanerKind, cleaner_with_model};
 use crate::extract::PageLimits;
 use crate::index::{IndexStats, index_stats};
 use crate::input::{Inputs, RawPage};
@@ -127,8 +127,8 @@ pub struct IngestOptions {
     pub inputs: Vec<PathBuf>,
     /// The output directory.
     pub out: PathBuf,
-    /// The cleaner's name.
-    pub cleaner: String,
+    /// The cleaner.
+    pub cleaner: CleanerKind,
     /// The learned cleaner's model file (`None`: the model inside the binary).
     pub model: Option<PathBuf>,
     /// The classifier that fills each DocView's classification code.
@@ -177,7 +177,7 @@ impl IngestOptions {
         IngestOptions {
             inputs,
             out,
-            cleaner: crate::clean::DEFAULT_CLEANER.to_string(),
+            cleaner: CleanerKind::default(),
             model: None,
             classifier: ClassifierChoice::default(),
             pages_alone: false,
@@ -238,7 +238,7 @@ impl IngestOptions {
     /// size, so that a file that grew or shrank is noticed), the block model's bytes and every
     /// setting that shapes the outputs, the fixed ones (framework, site templates) included.
     fn settings(&self, input_bytes: Option<u64>) -> Result<serde_json::Value> {
-        let model = if self.cleaner == "learned" {
+        let model = if self.cleaner.uses_block_model() {
             Some(crate::clean::model_digest(self.model.as_deref())?)
         } else {
             None
@@ -604,7 +604,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let started = Instant::now();
     let out = &options.out;
     let state_path = out.join(STATE_FILE);
-    let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
+    let cleaner = cleaner_with_model(options.cleaner, options.model.as_deref())?;
     // Loaded before anything is read: a bad model file is told at once.
     let classifier = options.classifier.load()?;
     let pool = crate::error::thread_pool(options.threads)?;
@@ -1211,7 +1211,7 @@ mod tests {
             )]
         );
         // The framework cleaner uses no model.
-        o.cleaner = "framework".into();
+        o.cleaner = CleanerKind::Framework;
         assert!(o.settings(None).unwrap()["model_digest"].is_null());
     }
 

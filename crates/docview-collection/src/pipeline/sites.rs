@@ -32,7 +32,7 @@ pub const SITE_SAMPLE_BUDGET: u64 = 20_000;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SiteModelFigures {
     /// The site-aware cleaner.
-    pub cleaner: String,
+    pub cleaner: crate::clean::CleanerKind,
     /// Hosts learnt from.
     pub hosts: u64,
     /// Hosts with a model (enough pages).
@@ -109,7 +109,7 @@ impl SiteSampler {
     /// what they cover.
     pub fn finish(self, learners: SiteLearners<'_>) -> SiteModels {
         let mut figures = SiteModelFigures {
-            cleaner: learners.cleaner.name().to_string(),
+            cleaner: learners.cleaner.kind(),
             hosts: self.hosts.len() as u64,
             pages_sampled: self.sampled_total,
             ..SiteModelFigures::default()

@@ -105,7 +105,7 @@ impl Plan {
                 "a sharded run resumes by running its stages again: finished tasks are skipped",
             ));
         }
-        cleaner_with_model(&options.cleaner, options.model.as_deref())?;
+        cleaner_with_model(options.cleaner, options.model.as_deref())?;
         options.classifier.load()?;
         EarlierRuns::check(&options)?;
         let units = Inputs::plan(&options.inputs)?;
@@ -201,7 +201,7 @@ impl Plan {
     /// a site-aware cleaner without `--pages-alone`).
     fn cleaner(&self) -> Result<(Box<dyn crate::clean::Cleaner>, bool)> {
         let options = &self.options;
-        let cleaner = cleaner_with_model(&options.cleaner, options.model.as_deref())?;
+        let cleaner = cleaner_with_model(options.cleaner, options.model.as_deref())?;
         let site_aware = cleaner.site_learner().is_some() && !options.pages_alone;
         Ok((cleaner, site_aware))
     }
