@@ -67,8 +67,11 @@ pub use docview_text as text;
 
 // The collection layer.
 pub use docview_collection::{
-    Error, Result, index, integrate, lock, minhash, output, pipeline, replica, stats,
+    Error, Result, index, integrate, lock, minhash, output, records, replica, stats,
 };
+
+// The pipeline.
+pub use docview_pipeline as pipeline;
 
 // The lab.
 pub use docview_lab::Error as LabError;

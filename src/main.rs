@@ -1461,7 +1461,7 @@ fn run_ingest(args: IngestArgs) -> Result<()> {
         let listed = if skipped > 0 {
             format!(
                 " ({skipped} inputs skipped, each with its reason in {})",
-                options.out.join(docview::pipeline::SKIPPED).display()
+                options.out.join(docview::records::SKIPPED).display()
             )
         } else {
             String::new()

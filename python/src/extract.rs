@@ -12,7 +12,7 @@ use docview_clean::{
     CLEANERS, Cleaner, CleanerKind, DEFAULT_CLEANER, cleaner_with_model, topic_content_page,
 };
 use docview_collection::integrate::{ClassifierRef, HubEvidence};
-use docview_collection::pipeline::ClassifierChoice;
+use docview_pipeline::ClassifierChoice;
 use docview_extract::topic::TopicPage;
 use docview_extract::{PageLimits, extract_page_in_site};
 use docview_measure::FeatureVector;

@@ -8,8 +8,8 @@ use std::sync::Mutex;
 
 use pyo3::prelude::*;
 
-use docview_collection::pipeline::stages::table;
-use docview_collection::pipeline::{DOCVIEWS, DOCVIEWS_PARQUET};
+use docview_collection::records::table;
+use docview_collection::records::{DOCVIEWS, DOCVIEWS_PARQUET};
 
 use crate::error::{Error, Result};
 

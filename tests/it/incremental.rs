@@ -8,10 +8,8 @@ use std::path::{Path, PathBuf};
 use crate::common::DOCVIEW;
 use crate::stages::{assert_same, both, edited, jsonl, page, words};
 use docview::index::{IndexKind, search};
-use docview::pipeline::{
-    DOCVIEWS, IngestOptions, REPLICAS, RecordLine, ReplicaLine, RunState, STATE_FILE, Silent,
-    Status, for_each_line, ingest,
-};
+use docview::pipeline::{IngestOptions, RunState, STATE_FILE, Silent, Status, ingest};
+use docview::records::{DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, for_each_line};
 use docview::replica::{Detection, ReplicaKind};
 
 fn records(out: &Path) -> Vec<RecordLine> {

@@ -9,10 +9,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use docview::index::{IndexKind, index_stats, search};
-use docview::pipeline::{
-    DOCVIEWS, IngestOptions, REPLICAS, RecordLine, ReplicaLine, STATE_FILE, Silent, Status,
-    Summary, for_each_line, ingest,
-};
+use docview::pipeline::{IngestOptions, STATE_FILE, Silent, Status, Summary, ingest};
+use docview::records::{DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, for_each_line};
 use docview::replica::{Detection, ReplicaKind};
 
 const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/schema/docview.schema.json");

@@ -10,10 +10,11 @@ use std::process::Command;
 use crate::common::{CORPUS, DOCVIEW, SAMPLES};
 use docview::index::{IndexKind, index_stats, search};
 use docview::lock::{FolderLock, LockMode};
-use docview::pipeline::stages::{PLAN_FILE, Plan, Stage, TaskOutcome, run_stages, run_task, table};
-use docview::pipeline::{
-    DOCVIEWS, DOCVIEWS_PARQUET, IngestOptions, REPLICAS, RecordLine, ReplicaLine, RunState,
-    SKIPPED, STATE_FILE, STATS_FILE, Silent, Status, for_each_line, ingest,
+use docview::pipeline::stages::{PLAN_FILE, Plan, Stage, TaskOutcome, run_stages, run_task};
+use docview::pipeline::{IngestOptions, RunState, STATE_FILE, STATS_FILE, Silent, Status, ingest};
+use docview::records::table;
+use docview::records::{
+    DOCVIEWS, DOCVIEWS_PARQUET, REPLICAS, RecordLine, ReplicaLine, SKIPPED, for_each_line,
 };
 use docview::replica::ReplicaKind;
 

@@ -14,9 +14,13 @@
 //!   abstract, topic content, relevant links).
 //! - [`index`]: the three Tantivy indexes (full text, topic, abstract), docview's tokenizer and
 //!   querying them.
-//! - [`pipeline`]: `docview ingest`: inputs through every stage, in parallel, resumable.
+//! - [`records`]: the record files of an ingest (`docviews.jsonl`, `replicas.jsonl`,
+//!   `skipped.jsonl`, `docviews.parquet`) and the Parquet tables they and the sharded stages'
+//!   work files are written with.
 //! - [`output`]: writing output files atomically; [`lock`]: one run at a time in a folder;
 //!   [`error`]: the layer's error type.
+//!
+//! The pipeline that runs a crawl through these stages is the next layer's, `docview-pipeline`.
 
 #![deny(missing_docs)]
 
@@ -25,7 +29,6 @@
 use docview_clean as clean;
 use docview_extract as extract;
 use docview_extract::topic;
-use docview_input as input;
 use docview_measure as measure;
 use docview_page as page;
 use docview_text as text;
@@ -36,7 +39,7 @@ pub mod integrate;
 pub mod lock;
 pub mod minhash;
 pub mod output;
-pub mod pipeline;
+pub mod records;
 pub mod replica;
 pub mod stats;
 

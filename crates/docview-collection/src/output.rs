@@ -39,7 +39,7 @@ pub fn is_temp_file_name(name: &str) -> bool {
 
 /// A temporary file in `dir`, readable by all like any file a user writes (tempfile's own
 /// default, owner-only, would leave the outputs unreadable to the services that index them).
-pub(crate) fn temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+pub fn temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     let mut builder = tempfile::Builder::new();
     builder.prefix(TEMP_PREFIX).suffix(TEMP_SUFFIX);
     #[cfg(unix)]

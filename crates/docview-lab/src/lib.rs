@@ -14,7 +14,7 @@
 #![deny(missing_docs)]
 
 use docview_clean as clean;
-use docview_collection::{index, output, pipeline};
+use docview_collection::{index, output, records};
 use docview_extract as extract;
 use docview_input as input;
 use docview_page as page;

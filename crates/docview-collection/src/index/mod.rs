@@ -11,6 +11,7 @@
 //! ([`search`], [`OpenIndex`]), every query checked first ([`query`]: not nested too deep for
 //! tantivy's parser, not too long, something to search for).
 
+mod docview;
 pub mod query;
 mod reader;
 pub mod tokenizer;
@@ -37,6 +38,7 @@ use crate::error::{Error, Result};
 use crate::text::is_han;
 use crate::text::segment::{for_each_jieba_word, for_each_run};
 
+pub use docview::{abstract_body, index_docview};
 pub use query::{MAX_QUERY_BYTES, MAX_QUERY_NESTING, Nothing, QueryError, check_query};
 pub use reader::{Combine, IndexSpace, OpenIndex, PostingsCost, TermPostings};
 pub use tokenizer::{DocviewTokenizer, TOKENIZER_NAME};

@@ -20,7 +20,7 @@ use super::{IndexRetrieval, PageMiss, Retrieval, RetrievalScores};
 use crate::eval::LabelledPage;
 use crate::index::{Combine, OpenIndex};
 use crate::input::file_url;
-use crate::pipeline::{DOCVIEWS, RecordLine, for_each_line};
+use crate::records::{DOCVIEWS, RecordLine, for_each_line};
 use crate::{Error, Result};
 
 /// Results of one page on one index.

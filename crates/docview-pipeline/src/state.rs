@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 use crate::output::{read_json, write_json_atomically};
 use crate::{Error, Result};
 
+/// Name of the run state file in the output directory.
+pub const STATE_FILE: &str = "state.json";
+
 /// Version of the state file layout.
 pub const STATE_VERSION: u32 = 1;
 

@@ -14,13 +14,14 @@ use std::collections::BTreeMap;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::process::host_of;
-use super::{Event, input_events, stream_batches};
 use crate::Result;
+use crate::batches::{input_events, stream_batches};
 use crate::clean::{Cleaner, SiteLearner, SiteModel};
+use crate::event::Event;
 use crate::extract::{PageLimits, parse_page};
 use crate::input::{Inputs, RawPage};
-use crate::page::TagTree;
+use crate::steps::host_of;
+use docview_page::TagTree;
 
 /// Pages of one host a site model is learnt from (its first ones, in input order).
 pub const SITE_SAMPLE_PAGES: u64 = 64;

@@ -16,8 +16,9 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::process::Unreadable;
-use crate::input::{InputEvent, RawPage};
+use crate::event::Event;
+use crate::input::RawPage;
+use crate::steps::Unreadable;
 use crate::topic::TopicPage;
 use crate::{Error, Result};
 
@@ -52,87 +53,6 @@ impl PageWork {
         match self {
             PageWork::Raw(raw) => raw.bytes.len(),
             PageWork::Cleaned(c) => c.topic.as_ref().map_or(0, |t| t.visible_text.len()),
-        }
-    }
-}
-
-/// One input event as the passes see it: a page, or a record that is no page.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub enum Event<P> {
-    /// A page.
-    Page(P),
-    /// A record passed over: its counted reason and, when it says more, the whole message.
-    Skipped {
-        /// Where it came from.
-        origin: String,
-        /// The counted reason.
-        label: String,
-        /// The whole message.
-        detail: String,
-    },
-    /// A broken record.
-    Malformed {
-        /// Where it came from.
-        origin: String,
-        /// What was wrong.
-        message: String,
-    },
-}
-
-impl<P> Event<P> {
-    /// The event of an input event, with its page (if any) mapped by `page`.
-    pub fn of(event: InputEvent, page: impl FnOnce(RawPage) -> P) -> Event<P> {
-        match event {
-            InputEvent::Page(p) => Event::Page(page(p)),
-            InputEvent::Skipped { origin, reason } => Event::Skipped {
-                origin,
-                label: reason.label(),
-                detail: reason.to_string(),
-            },
-            InputEvent::Malformed { origin, message } => Event::Malformed { origin, message },
-        }
-    }
-
-    /// Its page, or the line `skipped.jsonl` gives a record that is no page (a malformed one
-    /// counted as [`MALFORMED`](super::MALFORMED), its message the detail).
-    pub fn into_page(self) -> std::result::Result<P, super::SkippedLine> {
-        match self {
-            Event::Page(p) => Ok(p),
-            Event::Skipped {
-                origin,
-                label,
-                detail,
-            } => Err(super::SkippedLine {
-                origin,
-                detail: if detail == label {
-                    String::new()
-                } else {
-                    detail
-                },
-                reason: label,
-            }),
-            Event::Malformed { origin, message } => Err(super::SkippedLine {
-                origin,
-                reason: super::MALFORMED.to_string(),
-                detail: message,
-            }),
-        }
-    }
-
-    /// The same event with its page mapped by `page`.
-    pub fn map<Q>(self, page: impl FnOnce(P) -> Q) -> Event<Q> {
-        match self {
-            Event::Page(p) => Event::Page(page(p)),
-            Event::Skipped {
-                origin,
-                label,
-                detail,
-            } => Event::Skipped {
-                origin,
-                label,
-                detail,
-            },
-            Event::Malformed { origin, message } => Event::Malformed { origin, message },
         }
     }
 }
@@ -293,7 +213,7 @@ impl Iterator for SpillReader {
 mod tests {
     use super::*;
     use crate::clean::Learned;
-    use crate::pipeline::process::clean_page;
+    use crate::steps::clean_page;
 
     /// A cleaned sample page, a page that could not be read, a skipped and a malformed record.
     fn events() -> Vec<(Event<CleanedPage>, u64)> {

@@ -2,9 +2,83 @@
 //! reasons, and the three indexes side by side with the paper's Table 3 ratios.
 
 use std::fmt::Write;
+use std::path::PathBuf;
 
-use super::Summary;
-use crate::index::IndexKind;
+use serde::Serialize;
+
+use crate::index::{IndexKind, IndexStats};
+use crate::sites::SiteModelFigures;
+use crate::state::Counters;
+
+/// What an ingest did.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// The output directory.
+    pub out: PathBuf,
+    /// Counts of pages.
+    pub counters: Counters,
+    /// Pages the collection statistics were built from.
+    pub stats_pages: u64,
+    /// Size of the aggressive stop-word list.
+    pub aggressive_stopwords: usize,
+    /// The site templates the replica texts were made with.
+    pub site_templates: SiteTemplateFigures,
+    /// Each index's documents, terms and bytes.
+    pub indexes: Vec<IndexStats>,
+    /// Seconds over all sessions of the run.
+    pub elapsed_secs: f64,
+    /// True when this session continued an interrupted run.
+    pub resumed: bool,
+    /// Memory of the replica detector's MinHash index at the end of the run (MinHash
+    /// detection, when this session ingested pages).
+    pub replica_index: Option<ReplicaIndexMemory>,
+    /// What the site models of a site-aware cleaner covered (none for other cleaners).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site_models: Option<SiteModelFigures>,
+}
+
+/// What the statistics learnt of site templates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct SiteTemplateFigures {
+    /// Web sites with a template.
+    pub sites: usize,
+    /// Template lines over all of them.
+    pub lines: usize,
+    /// Bytes the templates take.
+    pub bytes: usize,
+    /// Pages learnt from.
+    pub learnt_pages: u64,
+    /// Pages not learnt from (the line budget was spent).
+    pub unlearnt_pages: u64,
+}
+
+impl SiteTemplateFigures {
+    pub(crate) fn of(t: &crate::stats::template::SiteTemplates) -> Self {
+        SiteTemplateFigures {
+            sites: t.sites(),
+            lines: t.lines.len(),
+            bytes: t.memory_bytes(),
+            learnt_pages: t.learnt_pages,
+            unlearnt_pages: t.unlearnt_pages,
+        }
+    }
+}
+
+/// What the MinHash LSH index held at the end of an ingest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ReplicaIndexMemory {
+    /// Kept pages with a signature.
+    pub pages: usize,
+    /// Bytes of the index.
+    pub bytes: usize,
+}
+
+impl Summary {
+    /// Index `kind`'s stats.
+    pub fn index(&self, kind: crate::index::IndexKind) -> Option<&IndexStats> {
+        self.indexes.iter().find(|s| s.kind == kind)
+    }
+}
 
 /// Bytes as "12.3 MB".
 pub fn human_bytes(bytes: u64) -> String {

@@ -16,8 +16,10 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{DOCVIEWS, IngestOptions, RunState, STATE_FILE, Status, for_each_line};
+use crate::records::{DOCVIEWS, for_each_line};
 use crate::replica::{Detection, Fingerprints};
+use crate::settings::IngestOptions;
+use crate::state::{RunState, STATE_FILE, Status};
 use crate::{Error, Result};
 
 /// A kept page of an earlier run, as a replica line names it.

@@ -24,7 +24,7 @@ pub struct Worker<'a> {
     /// The cleaner.
     pub cleaner: &'a dyn Cleaner,
     /// Its site models, for a site-aware cleaner (else empty).
-    pub sites: &'a super::SiteModels,
+    pub sites: &'a crate::sites::SiteModels,
     /// The analyzer, with the collection's aggressive stop words.
     pub analyzer: Analyzer,
     /// The collection statistics.
@@ -213,6 +213,21 @@ pub fn integrate_page(
         fingerprints,
         fulltext,
     }
+}
+
+/// The cleaner of a run and, for a site-aware cleaner, its site models.
+#[derive(Clone, Copy)]
+pub struct Cleaning<'a> {
+    /// The cleaner.
+    pub cleaner: &'a dyn Cleaner,
+    /// Its site models (empty for a cleaner that judges pages alone).
+    pub sites: &'a crate::sites::SiteModels,
+    /// The classifier of the classification code, for the second pass (the first does not
+    /// integrate).
+    pub classifier: Option<crate::integrate::ClassifierRef<'a>>,
+    /// Render each page's topic content as Markdown too (`ingest --markdown`), in the pass
+    /// that cleans it.
+    pub markdown: bool,
 }
 
 #[cfg(test)]

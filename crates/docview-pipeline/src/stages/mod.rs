@@ -11,7 +11,7 @@
 //!
 //! | stage | tasks | reads | writes |
 //! |---|---|---|---|
-//! | `earlier` | one | the earlier runs (`--earlier`, an incremental crawl: [`super::earlier`]) | `earlier.parquet` (their kept pages' order keys, runs, `seq`, URLs, fingerprints) and their band keys partitioned as the shards' (`earlier-bands-P.parquet`); nothing without earlier runs |
+//! | `earlier` | one | the earlier runs (`--earlier`, an incremental crawl: [`crate::earlier`]) | `earlier.parquet` (their kept pages' order keys, runs, `seq`, URLs, fingerprints) and their band keys partitioned as the shards' (`earlier-bands-P.parquet`); nothing without earlier runs |
 //! | `sites` | one per shard | the shard's units | (a site-aware cleaner only) each page's URL, and the raw pages a site sampler of the shard alone picks: a superset of what the run picks |
 //! | `merge-sites` | one | every shard's URLs and picked pages | `sites.json`: the site models, the sampler replayed in global order |
 //! | `stats` | one per shard | the shard's units | its cleaned pages (the spill of one process), each unit's events and pages, its pages' document frequencies and, in order, their titles and site-template lines |
@@ -30,8 +30,6 @@
 //! and indexes are built after the decisions (merging indexes with deleted documents would
 //! shift every BM25 score).
 
-pub mod table;
-
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
@@ -42,30 +40,31 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::earlier::{EarlierPage, EarlierRuns, KeptBy};
-use super::process::{Worker, clean_page, integrate_page, page_features};
-use super::sink::{
-    DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, SKIPPED, SkippedLine, index_docview, write_line,
-};
-use super::sites::{SiteLearners, SiteSampler, sample_tree};
-use super::spill::{CleanedPage, Event, SpillWriter, read_spill};
-use super::state::{Counters, RunState, Status};
-use super::{
-    IngestOptions, STATE_FILE, STATS_FILE, SUMMARY_FILE, SiteModels, SiteTemplateFigures, Summary,
-    prepare_out_dir,
-};
 use crate::clean::cleaner_with_model;
-use crate::index::{IndexSet, index_stats, merge_index_sets};
+use crate::earlier::{EarlierPage, EarlierRuns, KeptBy};
+use crate::event::Event;
+use crate::folder::{STATS_FILE, SUMMARY_FILE, prepare_out_dir};
+use crate::index::{IndexSet, index_docview, index_stats, merge_index_sets};
 use crate::input::{InputUnit, Inputs};
 use crate::lock::{FolderLock, LockMode};
+use crate::records::table::{Column, Row, TableWriter, Values, read_table, rows, write_table};
+use crate::records::{
+    DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, SKIPPED, SkippedLine, for_each_line,
+    write_docviews_parquet, write_line,
+};
 use crate::replica::template::{CopyKey, distinct_line_keys};
 use crate::replica::{
     Detection, Fingerprint, Fingerprints, MinHasher, ReplicaDetector, ReplicaKind, Signature,
 };
+use crate::settings::IngestOptions;
+use crate::sites::{SiteLearners, SiteModels, SiteSampler, sample_tree};
+use crate::spill::{CleanedPage, SpillWriter, read_spill};
+use crate::state::{Counters, RunState, STATE_FILE, Status};
 use crate::stats::{CollectionStats, StatsBuilder};
+use crate::steps::{Processed, Unreadable, Worker, clean_page, integrate_page, page_features};
+use crate::summary::{SiteTemplateFigures, Summary};
 use crate::text::Analyzer;
 use crate::{Error, Result};
-use table::{Column, Row, TableWriter, Values, read_table, rows, write_table};
 
 /// The plan file of a work folder.
 pub const PLAN_FILE: &str = "plan.json";
@@ -403,7 +402,7 @@ fn pairs_file(work: &Path, part: usize) -> PathBuf {
 }
 
 fn pool(options: &IngestOptions) -> Result<rayon::ThreadPool> {
-    crate::error::thread_pool(options.threads)
+    crate::thread_pool(options.threads)
 }
 
 const SITE_PAGES: &str = "site-pages.jsonl";
@@ -545,7 +544,7 @@ fn merge_sites_task(work: &Path, plan: &Plan) -> Result<()> {
     let limits = plan.options.limits;
     let mut learners = SiteLearners::new(cleaner.as_ref());
     for batch in chosen.chunks(BATCH) {
-        let trees: Vec<Option<crate::page::TagTree>> = pool.install(|| {
+        let trees: Vec<Option<docview_page::TagTree>> = pool.install(|| {
             batch
                 .par_iter()
                 .map(|(key, _)| raw.get(key).and_then(|page| sample_tree(page, &limits)))
@@ -646,7 +645,7 @@ fn stats_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
                             })
                         }
                         (event, _) => event.map(|raw| CleanedPage {
-                            topic: Err(super::Unreadable {
+                            topic: Err(Unreadable {
                                 origin: raw.origin.clone(),
                                 reason: "unreadable page".into(),
                             }),
@@ -916,7 +915,7 @@ fn write_band_parts(
 }
 
 /// The kept pages of the earlier runs: their order keys (`key`, see
-/// [`super::earlier`]), runs, `seq`, URLs and fingerprints.
+/// [`crate::earlier`]), runs, `seq`, URLs and fingerprints.
 const EARLIER: &str = "earlier.parquet";
 /// The earlier runs' labels and page count.
 const EARLIER_RUNS: &str = "earlier.json";
@@ -1017,7 +1016,7 @@ impl PageColumns {
         key: (usize, u64),
         url: &str,
         html_bytes: u64,
-        page: super::Processed,
+        page: Processed,
         minhash: &crate::replica::MinHashParams,
     ) -> Result<()> {
         self.push_key(key, page.seq, url, &page.origin, html_bytes);
@@ -1035,7 +1034,7 @@ impl PageColumns {
         self.fulltext.push(Some(page.fulltext));
         self.topic.push(Some(page.docview.topic_content.clone()));
         self.abstract_text
-            .push(Some(super::sink::abstract_body(&page.docview)));
+            .push(Some(crate::index::abstract_body(&page.docview)));
         let record = RecordLine {
             docview: page.docview,
             seq: page.seq,
@@ -1054,7 +1053,7 @@ impl PageColumns {
         key: (usize, u64),
         seq: u64,
         url: &str,
-        u: super::Unreadable,
+        u: Unreadable,
         bytes: u64,
     ) {
         self.push_key(key, seq, url, &u.origin, bytes);
@@ -1525,7 +1524,7 @@ fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
         },
     )?;
     if options.parquet {
-        super::write_docviews_parquet(out)?;
+        write_docviews_parquet(out)?;
     }
     let stats = CollectionStats::load(&work.join(STATS_FILE))?;
     stats.save(&out.join(STATS_FILE))?;
@@ -1542,7 +1541,7 @@ fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
         counters.replicas_near += c.counters.replicas_near;
         counters.html_bytes += c.counters.html_bytes;
     }
-    super::for_each_line(&out.join(SKIPPED), |line: SkippedLine| {
+    for_each_line(&out.join(SKIPPED), |line: SkippedLine| {
         counters.skip(line.reason)
     })?;
     let mut state = RunState::new(settings);
