@@ -18,6 +18,7 @@ use docview::clean::{Cleaner, Learned};
 use docview::index::{IndexDoc, IndexKind, OpenIndex};
 use docview::input::decode_html;
 use docview::integrate::{ClassifierRef, Context, IntegrateParams, integrate};
+use docview::site::PageUrl;
 use docview::stats::CollectionStats;
 use docview::text::Analyzer;
 use docview::topic::TopicPage;
@@ -114,13 +115,13 @@ fn bench_stages(c: &mut Criterion) {
         group.bench_function(format!("integrate/{name}/{n}-pages"), |b| {
             b.iter(|| {
                 for (url, t) in &topics {
-                    std::hint::black_box(integrate(url, None, t, cx));
+                    std::hint::black_box(integrate(&PageUrl::parse(url), t, cx));
                 }
             })
         });
         let records: Vec<_> = topics
             .iter()
-            .map(|(url, t)| integrate(url, None, t, cx).docview)
+            .map(|(url, t)| integrate(&PageUrl::parse(url), t, cx).docview)
             .collect();
         let docs: Vec<IndexDoc<'_>> = records
             .iter()

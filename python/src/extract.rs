@@ -12,10 +12,10 @@ use docview_clean::{
     CLEANERS, Cleaner, CleanerKind, DEFAULT_CLEANER, cleaner_with_model, topic_content_page,
 };
 use docview_collection::integrate::{ClassifierRef, HubEvidence};
-use docview_pipeline::ClassifierChoice;
 use docview_extract::topic::TopicPage;
 use docview_extract::{PageLimits, extract_page_in_site};
 use docview_measure::FeatureVector;
+use docview_pipeline::ClassifierChoice;
 use docview_text::Analyzer;
 
 use crate::error::{Error, Result, no_panic};
@@ -226,7 +226,7 @@ fn extract_one(
                     PageClassifier::Trees(_) => FeatureVector::default(),
                 };
                 let (classification, page_type) = classifier.classify_page(
-                    url.unwrap_or(""),
+                    &docview_collection::site::PageUrl::parse(url.unwrap_or("")),
                     &features,
                     &topic,
                     &HubEvidence::of(&topic),

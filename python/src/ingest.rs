@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 
 use docview_collection::integrate::IntegrateParams;
-use docview_pipeline::{ClassifierChoice, IngestOptions, Silent, ingest as run_ingest};
 use docview_collection::replica::{Detection, KeywordParams, MinHashParams};
 use docview_collection::stats::StopwordParams;
 use docview_extract::PageLimits;
+use docview_pipeline::{ClassifierChoice, IngestOptions, Silent, ingest as run_ingest};
 
 use crate::error::{Error, Result, no_panic};
 use crate::extract::cleaner_kind;

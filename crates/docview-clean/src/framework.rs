@@ -16,7 +16,7 @@ use docview_measure::block_weights;
 use docview_page::{NodeId, PageType, TagTree};
 
 /// Tunable parameters of the framework cleaner.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FrameworkParams {
     /// How much an anchor term counts against a subtree being the central area (text terms
     /// count +1 each).

@@ -17,6 +17,7 @@
 //! - [`records`]: the record files of an ingest (`docviews.jsonl`, `replicas.jsonl`,
 //!   `skipped.jsonl`, `docviews.parquet`) and the Parquet tables they and the sharded stages'
 //!   work files are written with.
+//! - [`site`]: a page's URL parsed once and the one definition of the site it belongs to.
 //! - [`output`]: writing output files atomically; [`lock`]: one run at a time in a folder;
 //!   [`error`]: the layer's error type.
 //!
@@ -41,6 +42,7 @@ pub mod minhash;
 pub mod output;
 pub mod records;
 pub mod replica;
+pub mod site;
 pub mod stats;
 
 pub use error::{Error, Result, thread_pool};

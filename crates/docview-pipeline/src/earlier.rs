@@ -17,7 +17,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::records::{DOCVIEWS, for_each_line};
-use crate::replica::{Detection, Fingerprints};
+use crate::replica::Fingerprints;
 use crate::settings::IngestOptions;
 use crate::state::{RunState, STATE_FILE, Status};
 use crate::{Error, Result};
@@ -63,6 +63,10 @@ impl EarlierRuns {
     /// each took its fingerprints as `options` takes them (the same replica detection; the
     /// same MinHash shingles, permutations and seed, or keyword percentage and interval).
     pub fn check(options: &IngestOptions) -> Result<()> {
+        if options.earlier.is_empty() {
+            return Ok(());
+        }
+        let now = options.settings(None)?;
         let mut seen = HashSet::new();
         let out = std::fs::canonicalize(&options.out).ok();
         for dir in &options.earlier {
@@ -93,7 +97,7 @@ impl EarlierRuns {
                      (`docview ingest --resume`, or the rest of its stages)",
                 ));
             }
-            let differs = fingerprint_settings_differ(&state.settings, options);
+            let differs = state.settings.fingerprint_differences(&now);
             if !differs.is_empty() {
                 return Err(Error::bad_input(
                     name,
@@ -180,88 +184,4 @@ impl EarlierRuns {
 /// How replica lines name an earlier run: its `--earlier` path as given.
 pub fn run_label(dir: &Path) -> String {
     dir.display().to_string()
-}
-
-/// The settings that shape fingerprints and differ between an earlier run (`was`, its
-/// `state.json` settings) and `options`, as `name: was X, now Y`.
-fn fingerprint_settings_differ(was: &serde_json::Value, options: &IngestOptions) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut compare = |name: &str, was: &serde_json::Value, now: serde_json::Value| {
-        if *was != now {
-            out.push(format!("{name}: was {was}, now {now}"));
-        }
-    };
-    let json = |v: serde_json::Result<serde_json::Value>| v.unwrap_or_default();
-    compare(
-        "detection",
-        &was["detection"],
-        json(serde_json::to_value(options.detection)),
-    );
-    match options.detection {
-        Detection::MinHash => {
-            for field in ["shingle", "permutations", "seed"] {
-                let now = json(serde_json::to_value(options.minhash));
-                compare(
-                    &format!("minhash.{field}"),
-                    &was["minhash"][field],
-                    now[field].clone(),
-                );
-            }
-        }
-        Detection::Keyword => compare(
-            "keyword",
-            &was["keyword"],
-            json(serde_json::to_value(options.keyword)),
-        ),
-        Detection::Exact => {}
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::path::PathBuf;
-
-    fn settings_of(o: &IngestOptions) -> serde_json::Value {
-        serde_json::json!({
-            "detection": o.detection,
-            "minhash": o.minhash,
-            "keyword": o.keyword,
-        })
-    }
-
-    #[test]
-    fn only_the_settings_that_shape_fingerprints_must_match() {
-        let now = IngestOptions::new(Vec::new(), PathBuf::new());
-        let mut was = now.clone();
-        // The threshold and the bands decide what counts as a near-replica, not the signature.
-        was.minhash.threshold = 0.9;
-        was.minhash.bands = 16;
-        was.keyword.interval = 7;
-        assert!(fingerprint_settings_differ(&settings_of(&was), &now).is_empty());
-        was.minhash.seed += 1;
-        was.minhash.permutations = 64;
-        assert_eq!(
-            fingerprint_settings_differ(&settings_of(&was), &now),
-            [
-                format!(
-                    "minhash.permutations: was 64, now {}",
-                    now.minhash.permutations
-                ),
-                format!(
-                    "minhash.seed: was {}, now {}",
-                    now.minhash.seed + 1,
-                    now.minhash.seed
-                ),
-            ]
-        );
-        // In keyword mode the keyword fingerprint's parameters count instead.
-        let mut keyword = now.clone();
-        keyword.detection = Detection::Keyword;
-        was.detection = Detection::Keyword;
-        let differs = fingerprint_settings_differ(&settings_of(&was), &keyword);
-        assert_eq!(differs.len(), 1, "{differs:?}");
-        assert!(differs[0].starts_with("keyword: "), "{differs:?}");
-    }
 }

@@ -33,7 +33,7 @@
 // does (`crate::clean::Cleaner`, `crate::replica::ReplicaDetector`).
 use docview_clean as clean;
 use docview_collection::{
-    Error, Result, index, integrate, lock, output, records, replica, stats, thread_pool,
+    Error, Result, index, integrate, lock, output, records, replica, site, stats, thread_pool,
 };
 use docview_extract as extract;
 use docview_extract::topic;
@@ -58,7 +58,7 @@ pub use event::MALFORMED;
 pub use folder::{STATS_FILE, SUMMARY_FILE};
 pub use ingest::{build_stats, ingest};
 pub use progress::{Phase, Progress, Silent};
-pub use settings::{ClassifierChoice, IngestOptions};
+pub use settings::{ClassifierChoice, IngestOptions, RunSettings};
 pub use sites::{
     SITE_SAMPLE_BUDGET, SITE_SAMPLE_PAGES, SiteModelFigures, SiteModels, learn_site_models,
 };

@@ -5,13 +5,14 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::clean::CleanerKind;
+use crate::clean::{CleanerKind, FrameworkParams};
 use crate::extract::PageLimits;
 use crate::integrate::IntegrateParams;
 use crate::replica::{Detection, KeywordParams, MinHashParams};
 use crate::stats::StopwordParams;
+use crate::stats::template::TemplateParams;
 use crate::{Error, Result};
 
 /// Which classifier fills the DocViews' classification codes.
@@ -171,37 +172,161 @@ impl IngestOptions {
     /// What a resumed run must find unchanged: the docview version, the inputs (and their
     /// size, so that a file that grew or shrank is noticed), the block model's bytes and every
     /// setting that shapes the outputs, the fixed ones (framework, site templates) included.
-    pub(crate) fn settings(&self, input_bytes: Option<u64>) -> Result<serde_json::Value> {
-        let model = if self.cleaner.uses_block_model() {
+    pub(crate) fn settings(&self, input_bytes: Option<u64>) -> Result<RunSettings> {
+        let model_digest = if self.cleaner.uses_block_model() {
             Some(crate::clean::model_digest(self.model.as_deref())?)
         } else {
             None
         };
-        Ok(serde_json::json!({
-            "docview_version": env!("CARGO_PKG_VERSION"),
-            "model_digest": model,
-            "classifier_digest": self.classifier.digest()?,
-            "framework": crate::clean::FrameworkParams::default(),
-            "templates": crate::stats::template::TemplateParams::default(),
+        Ok(RunSettings {
+            classifier_digest: self.classifier.digest()?,
+            cleaner: self.cleaner,
+            detection: self.detection,
+            docview_version: env!("CARGO_PKG_VERSION").to_string(),
+            earlier: self.earlier.iter().map(|p| setting_path(p)).collect(),
+            framework: FrameworkParams::default(),
+            input_bytes,
             // Canonical paths: the same folder named another way is the same input.
-            "inputs": self.inputs.iter().map(|p| setting_path(p)).collect::<Vec<_>>(),
-            "input_bytes": input_bytes,
-            "cleaner": self.cleaner,
-            "pages_alone": self.pages_alone,
-            "model": self.model.as_deref().map(setting_path),
-            "integrate": self.integrate,
-            "keyword": self.keyword,
-            "detection": self.detection,
-            "minhash": self.minhash,
-            "stopwords": self.stopwords,
-            "stats_file": self.stats_file.as_ref().map(|p| p.display().to_string()),
-            "limits": self.limits,
-            "markdown": self.markdown,
-            "earlier": self.earlier.iter().map(|p| setting_path(p)).collect::<Vec<_>>(),
-            // Not `parquet`: it adds a file at the end and changes no record, so a resumed
-            // run may ask for it or not.
-        }))
+            inputs: self.inputs.iter().map(|p| setting_path(p)).collect(),
+            integrate: self.integrate,
+            keyword: self.keyword,
+            limits: self.limits,
+            markdown: self.markdown,
+            minhash: self.minhash,
+            model: self.model.as_deref().map(setting_path),
+            model_digest,
+            pages_alone: self.pages_alone,
+            stats_file: self.stats_file.as_ref().map(|p| p.display().to_string()),
+            stopwords: self.stopwords,
+            templates: TemplateParams::default(),
+        })
     }
+}
+
+/// What a run was asked to do, as its `state.json` records it and a resumed run (or a later
+/// run naming it with `--earlier`) must find it again: every setting that shapes the outputs,
+/// the fixed ones included, and the identity of the inputs and models. Not `parquet`: it adds
+/// a file at the end and changes no record, so a resumed run may ask for it or not. Fields in
+/// the order of their names, as the file lists them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSettings {
+    /// The digest of the classifier model's bytes (none with the classifier off).
+    pub classifier_digest: Option<String>,
+    /// The cleaner.
+    pub cleaner: CleanerKind,
+    /// Which fingerprints find replicas.
+    pub detection: Detection,
+    /// The docview version that made the run.
+    pub docview_version: String,
+    /// The earlier runs, canonical paths.
+    pub earlier: Vec<String>,
+    /// The framework cleaner's parameters.
+    pub framework: FrameworkParams,
+    /// The inputs' size in bytes, when known (not for standard input).
+    pub input_bytes: Option<u64>,
+    /// The inputs, canonical paths.
+    pub inputs: Vec<String>,
+    /// λ, δ, θ, β.
+    pub integrate: IntegrateParams,
+    /// The keyword fingerprint's parameters.
+    pub keyword: KeywordParams,
+    /// The page limits.
+    pub limits: PageLimits,
+    /// Markdown rendered into the records.
+    pub markdown: bool,
+    /// MinHash detection's parameters.
+    pub minhash: MinHashParams,
+    /// The block model file, canonical path (none: the model inside the binary).
+    pub model: Option<String>,
+    /// The digest of the block model's bytes (the learned cleaner only).
+    pub model_digest: Option<String>,
+    /// Every page cleaned alone.
+    pub pages_alone: bool,
+    /// The collection statistics file used instead of a first pass.
+    pub stats_file: Option<String>,
+    /// How the aggressive stop words are chosen.
+    pub stopwords: StopwordParams,
+    /// The site templates' parameters.
+    pub templates: TemplateParams,
+}
+
+/// Pushes `name: was X, now Y` for each field that differs between `was` and `now`, a nested
+/// setting by its path (`integrate.keywords`).
+macro_rules! differences {
+    ($out:ident, $was:expr, $now:expr, $($field:ident),+ $(,)?) => {
+        $(
+            if $was.$field != $now.$field {
+                describe(stringify!($field), &$was.$field, &$now.$field, &mut $out);
+            }
+        )+
+    };
+}
+
+impl RunSettings {
+    /// What differs from `now`, one entry per setting (nested ones by their path):
+    /// `integrate.keywords: was 15, now 10`. Empty when the settings are the same.
+    pub fn differences(&self, now: &RunSettings) -> Vec<String> {
+        let mut out = Vec::new();
+        differences!(
+            out,
+            self,
+            now,
+            classifier_digest,
+            cleaner,
+            detection,
+            docview_version,
+            earlier,
+            framework,
+            input_bytes,
+            inputs,
+            integrate,
+            keyword,
+            limits,
+            markdown,
+            minhash,
+            model,
+            model_digest,
+            pages_alone,
+            stats_file,
+            stopwords,
+            templates,
+        );
+        out
+    }
+
+    /// What differs from `now` among the settings that shape fingerprints: the detection and,
+    /// for MinHash, the shingles, permutations and seed of the signature (not the bands and
+    /// threshold, which decide what counts as a near-replica), for keyword detection the
+    /// keyword fingerprint's parameters. The pages of an earlier run compare to this run's
+    /// when it is empty.
+    pub fn fingerprint_differences(&self, now: &RunSettings) -> Vec<String> {
+        let mut out = Vec::new();
+        differences!(out, self, now, detection);
+        match now.detection {
+            Detection::MinHash => {
+                let (was, now) = (&self.minhash, &now.minhash);
+                let mut minhash = Vec::new();
+                differences!(minhash, was, now, shingle, permutations, seed);
+                out.extend(minhash.into_iter().map(|d| format!("minhash.{d}")));
+            }
+            Detection::Keyword => differences!(out, self, now, keyword),
+            Detection::Exact => {}
+        }
+        out
+    }
+}
+
+/// `name: was X, now Y` for a setting, or one entry per differing field of a nested one.
+fn describe<T: Serialize>(name: &str, was: &T, now: &T, out: &mut Vec<String>) {
+    let value = |v: &T| serde_json::to_value(v).unwrap_or(serde_json::Value::Null);
+    let (was, now) = (value(was), value(now));
+    let mut found = Vec::new();
+    json_differences(name, &was, &now, &mut found);
+    if found.is_empty() {
+        // Values that differ but serialise alike (a float's last bits): said whole.
+        found.push(format!("{name}: was {was}, now {now}"));
+    }
+    out.extend(found);
 }
 
 /// A path as the settings record it: canonical (the same file named another way is the same
@@ -216,37 +341,33 @@ fn setting_path(p: &Path) -> String {
         .to_string()
 }
 
-/// What differs between the settings of the interrupted run and this one, one entry per
-/// setting (nested ones by their path): `integrate.keywords: was 15, now 10`.
-pub(crate) fn settings_diff(was: &serde_json::Value, now: &serde_json::Value) -> Vec<String> {
-    fn walk(path: &str, was: &serde_json::Value, now: &serde_json::Value, out: &mut Vec<String>) {
-        use serde_json::Value;
-        if let (Value::Object(a), Value::Object(b)) = (was, now) {
-            let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
-            for k in keys {
-                let name = if path.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{path}.{k}")
-                };
-                let (x, y) = (
-                    a.get(k).unwrap_or(&Value::Null),
-                    b.get(k).unwrap_or(&Value::Null),
-                );
-                walk(&name, x, y, out);
-            }
-        } else if was != now {
-            out.push(format!("{path}: was {was}, now {now}"));
+/// The fields of two serialised settings that differ, each by its path under `path`.
+fn json_differences(
+    path: &str,
+    was: &serde_json::Value,
+    now: &serde_json::Value,
+    out: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    if let (Value::Object(a), Value::Object(b)) = (was, now) {
+        let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+        for k in keys {
+            let name = format!("{path}.{k}");
+            let (x, y) = (
+                a.get(k).unwrap_or(&Value::Null),
+                b.get(k).unwrap_or(&Value::Null),
+            );
+            json_differences(&name, x, y, out);
         }
+    } else if was != now {
+        out.push(format!("{path}: was {was}, now {now}"));
     }
-    let mut out = Vec::new();
-    walk("", was, now, &mut out);
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     #[test]
     fn every_setting_is_checked_in_the_library() {
@@ -287,10 +408,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut o = IngestOptions::new(vec![dir.path().to_path_buf()], dir.path().join("out"));
         let embedded = o.settings(None).unwrap();
-        assert_eq!(embedded["docview_version"], env!("CARGO_PKG_VERSION"));
-        assert_eq!(embedded["model_digest"].as_str().unwrap().len(), 32);
-        assert!(embedded["templates"]["min_pages"].is_number());
-        assert!(embedded["framework"]["lead_block_terms"].is_number());
+        assert_eq!(embedded.docview_version, env!("CARGO_PKG_VERSION"));
+        assert_eq!(embedded.model_digest.as_deref().unwrap().len(), 32);
+        assert_eq!(embedded.templates, TemplateParams::default());
+        // Read back as it is written.
+        let json = serde_json::to_string(&embedded).unwrap();
+        assert_eq!(
+            serde_json::from_str::<RunSettings>(&json).unwrap(),
+            embedded
+        );
         // A model file: its bytes name it, so a retrained file at the same path differs.
         let model = dir.path().join("model.json");
         std::fs::write(&model, "one").unwrap();
@@ -298,29 +424,75 @@ mod tests {
         let first = o.settings(None).unwrap();
         std::fs::write(&model, "two").unwrap();
         let second = o.settings(None).unwrap();
-        assert_ne!(first["model_digest"], second["model_digest"]);
+        assert_ne!(first.model_digest, second.model_digest);
         assert_eq!(
-            settings_diff(&first, &second),
+            first.differences(&second),
             [format!(
-                "model_digest: was {}, now {}",
-                first["model_digest"], second["model_digest"]
+                "model_digest: was \"{}\", now \"{}\"",
+                first.model_digest.as_deref().unwrap(),
+                second.model_digest.as_deref().unwrap()
             )]
         );
         // The framework cleaner uses no model.
         o.cleaner = CleanerKind::Framework;
-        assert!(o.settings(None).unwrap()["model_digest"].is_null());
+        assert!(o.settings(None).unwrap().model_digest.is_none());
     }
 
     #[test]
-    fn settings_diff_names_each_changed_setting() {
-        let was = serde_json::json!({"inputs": ["/a"], "integrate": {"keywords": 15, "beta": 0.1}});
-        let now = serde_json::json!({"inputs": ["/b"], "integrate": {"keywords": 10, "beta": 0.1}});
+    fn differences_name_each_changed_setting_by_its_path() {
+        let dir = tempfile::tempdir().unwrap();
+        let o = IngestOptions::new(vec![dir.path().to_path_buf()], dir.path().join("out"));
+        let was = o.settings(Some(10)).unwrap();
+        assert!(was.differences(&was).is_empty());
+        let mut now = was.clone();
+        now.inputs = vec!["/b".to_string()];
+        now.integrate.keywords = was.integrate.keywords - 5;
+        now.cleaner = CleanerKind::Framework;
         assert_eq!(
-            settings_diff(&was, &now),
+            was.differences(&now),
             [
-                "inputs: was [\"/a\"], now [\"/b\"]",
-                "integrate.keywords: was 15, now 10"
+                "cleaner: was \"learned\", now \"framework\"".to_string(),
+                format!("inputs: was [\"{}\"], now [\"/b\"]", was.inputs[0]),
+                format!(
+                    "integrate.keywords: was {}, now {}",
+                    was.integrate.keywords, now.integrate.keywords
+                ),
             ]
         );
+    }
+
+    #[test]
+    fn only_the_settings_that_shape_fingerprints_must_match() {
+        let options = IngestOptions::new(Vec::new(), PathBuf::new());
+        let now = options.settings(None).unwrap();
+        let mut was = now.clone();
+        // The threshold and the bands decide what counts as a near-replica, not the signature.
+        was.minhash.threshold = 0.9;
+        was.minhash.bands = 16;
+        was.keyword.interval = 7;
+        was.integrate.keywords = 3;
+        assert!(was.fingerprint_differences(&now).is_empty());
+        was.minhash.seed += 1;
+        was.minhash.permutations = 64;
+        assert_eq!(
+            was.fingerprint_differences(&now),
+            [
+                format!(
+                    "minhash.permutations: was 64, now {}",
+                    now.minhash.permutations
+                ),
+                format!(
+                    "minhash.seed: was {}, now {}",
+                    now.minhash.seed + 1,
+                    now.minhash.seed
+                ),
+            ]
+        );
+        // In keyword mode the keyword fingerprint's parameters count instead.
+        let mut keyword = now.clone();
+        keyword.detection = Detection::Keyword;
+        was.detection = Detection::Keyword;
+        let differs = was.fingerprint_differences(&keyword);
+        assert_eq!(differs, ["keyword.interval: was 7, now 5"], "{differs:?}");
     }
 }

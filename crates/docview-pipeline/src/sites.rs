@@ -20,7 +20,7 @@ use crate::clean::{Cleaner, SiteLearner, SiteModel};
 use crate::event::Event;
 use crate::extract::{PageLimits, parse_page};
 use crate::input::{Inputs, RawPage};
-use crate::steps::host_of;
+use crate::site::PageUrl;
 use docview_page::TagTree;
 
 /// Pages of one host a site model is learnt from (its first ones, in input order).
@@ -59,11 +59,8 @@ pub struct SiteModels {
 
 impl SiteModels {
     /// The model of the site of the page at `url`, if it has one.
-    pub fn model_of(&self, url: &str) -> Option<&SiteModel> {
-        if self.models.is_empty() {
-            return None;
-        }
-        host_of(url).and_then(|host| self.models.get(&host))
+    pub fn model_of(&self, url: &PageUrl<'_>) -> Option<&SiteModel> {
+        url.web_host().and_then(|host| self.models.get(host))
     }
 }
 
@@ -89,7 +86,7 @@ impl SiteSampler {
     /// Offers the next page, found at `url`: its host when the page is to be learnt from.
     pub fn offer(&mut self, url: &str) -> Option<String> {
         self.pages_total += 1;
-        let host = host_of(url)?;
+        let host = PageUrl::parse(url).web_host()?.to_string();
         let budget_left = self.sampled_total < SITE_SAMPLE_BUDGET;
         let entry = match self.hosts.get_mut(&host) {
             Some(entry) => entry,

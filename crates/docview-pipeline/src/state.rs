@@ -12,6 +12,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::output::{read_json, write_json_atomically};
+use crate::settings::RunSettings;
 use crate::{Error, Result};
 
 /// Name of the run state file in the output directory.
@@ -85,7 +86,7 @@ pub struct RunState {
     /// A note for whoever opens the file.
     pub note: String,
     /// The inputs and settings of the run, as `--resume` must find them again.
-    pub settings: serde_json::Value,
+    pub settings: RunSettings,
     /// Input events (pages, skipped and malformed records) consumed up to the last commit.
     pub events_done: u64,
     /// The sequence number the next page gets.
@@ -106,7 +107,7 @@ pub struct RunState {
 
 impl RunState {
     /// The state of a run that has committed nothing yet.
-    pub fn new(settings: serde_json::Value) -> Self {
+    pub fn new(settings: RunSettings) -> Self {
         RunState {
             version: STATE_VERSION,
             status: Status::Running,

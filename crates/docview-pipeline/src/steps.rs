@@ -5,7 +5,6 @@
 //! [`integrate_page`]. Plain functions over owned data, so pages run in parallel in any order.
 
 use rustc_hash::FxHashMap;
-use url::Url;
 
 use serde::{Deserialize, Serialize};
 
@@ -14,6 +13,7 @@ use crate::extract::{PageLimits, extract_page_in_site};
 use crate::input::RawPage;
 use crate::integrate::{Context, DocView, IntegrateParams, integrate};
 use crate::replica::{Fingerprints, KeywordParams, MinHasher};
+use crate::site::PageUrl;
 use crate::stats::CollectionStats;
 use crate::stats::template::CopyKey;
 use crate::text::Analyzer;
@@ -69,29 +69,6 @@ pub struct Unreadable {
     pub reason: String,
 }
 
-/// The web site (host of an http(s) URL) a page belongs to, for the site templates; local files
-/// have none (a folder of saved pages is seldom one site).
-pub fn host_of(url: &str) -> Option<String> {
-    let url = Url::parse(url).ok()?;
-    match url.scheme() {
-        "http" | "https" => url.host_str().map(str::to_ascii_lowercase),
-        _ => None,
-    }
-}
-
-/// The site a page belongs to, for the shared-title rule: the host of an http(s) URL, the
-/// folder of a local file.
-pub fn site_of(url: &str) -> Option<String> {
-    let url = Url::parse(url).ok()?;
-    match url.scheme() {
-        "file" => {
-            let path = url.path();
-            Some(path[..path.rfind('/').unwrap_or(0)].to_string())
-        }
-        _ => url.host_str().map(str::to_ascii_lowercase),
-    }
-}
-
 /// Decodes, parses and cleans one page into its topic page (with its site's model, for a
 /// site-aware cleaner).
 pub fn clean_page(
@@ -142,36 +119,37 @@ pub struct PageFeatures {
 }
 
 /// First pass: what the statistics learn from a cleaned page found at `url`.
-pub fn page_features(url: &str, page: &TopicPage, analyzer: &Analyzer) -> PageFeatures {
+pub fn page_features(url: &PageUrl<'_>, page: &TopicPage, analyzer: &Analyzer) -> PageFeatures {
     let mut counts = FxHashMap::default();
     analyzer.term_counts(&page.topic_text, page.language, &mut counts);
     let mut terms: Vec<String> = counts.into_keys().collect();
     terms.sort_unstable();
     PageFeatures {
-        site: site_of(url),
+        site: url.site().map(|s| s.name().to_string()),
         title: page.title.clone(),
         terms,
-        host_text: host_of(url).map(|host| {
+        host_text: url.web_host().map(|host| {
             let text = page.visible_text.clone();
             let key = CopyKey::of(&text, &page.topic_text);
-            (host, text, key)
+            (host.to_string(), text, key)
         }),
     }
 }
 
 /// Second pass: cleans, integrates and fingerprints one page.
 pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed, Unreadable> {
+    let url = PageUrl::parse(&raw.url);
     let page = clean_page(
         &raw,
         w.cleaner,
-        w.sites.model_of(&raw.url),
+        w.sites.model_of(&url),
         &w.limits,
         w.markdown,
     )?;
     Ok(integrate_page(
         seq,
         raw.origin,
-        &raw.url,
+        &url,
         raw.bytes.len() as u64,
         page,
         w,
@@ -183,23 +161,22 @@ pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed,
 pub fn integrate_page(
     seq: u64,
     origin: String,
-    url: &str,
+    url: &PageUrl<'_>,
     html_bytes: u64,
     page: TopicPage,
     w: &Worker<'_>,
 ) -> Processed {
-    let site = site_of(url);
     let cx = Context {
         analyzer: &w.analyzer,
         stats: w.stats,
         params: w.integrate,
         classifier: w.classifier,
     };
-    let integrated = integrate(url, site.as_deref(), &page, cx);
+    let integrated = integrate(url, &page, cx);
     let fulltext = page.visible_text;
     let fingerprints = {
         let replica_text = w.stats.site_templates.replica_text(
-            host_of(url).as_deref(),
+            url.web_host(),
             &fulltext,
             &integrated.docview.topic_content,
         );
@@ -235,15 +212,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sites_are_hosts_or_folders() {
-        assert_eq!(
-            site_of("http://News.Example:8080/a/b.html").as_deref(),
-            Some("news.example")
-        );
-        assert_eq!(
-            site_of("file:///data/crawl/site-a/page.html").as_deref(),
-            Some("/data/crawl/site-a")
-        );
-        assert_eq!(site_of("not a url"), None);
+    fn a_page_counts_under_its_site_and_a_web_site_learns_its_template() {
+        let html = b"<html><head><title>Flood</title></head><body><p>The river rose over \
+                     the bank in the night and the town woke to water.</p></body></html>";
+        let cleaner = crate::clean::Framework::default();
+        let page = |url: &str| {
+            TopicPage::of(&crate::extract::extract_page(html, None, url, &cleaner).unwrap())
+        };
+        let analyzer = Analyzer::new();
+        let web = PageUrl::parse("http://News.Example:8080/a/b.html");
+        let f = page_features(&web, &page(web.as_str()), &analyzer);
+        assert_eq!(f.site.as_deref(), Some("news.example"));
+        assert_eq!(f.title, "Flood");
+        assert!(f.terms.windows(2).all(|w| w[0] < w[1]), "{:?}", f.terms);
+        let (host, text, _) = f.host_text.expect("a web site learns templates");
+        assert_eq!(host, "news.example");
+        assert!(text.contains("The river rose"), "{text}");
+        // A saved file counts under its folder for titles, and learns no template.
+        let file = PageUrl::parse("file:///data/crawl/site-a/page.html");
+        let f = page_features(&file, &page(file.as_str()), &analyzer);
+        assert_eq!(f.site.as_deref(), Some("/data/crawl/site-a"));
+        assert!(f.host_text.is_none());
     }
 }

@@ -7,6 +7,7 @@
 
 use url::Url;
 
+use crate::site::PageUrl;
 use crate::topic::TopicPage;
 
 /// The web address a local file at `file` declares: its canonical link, else its `og:url`,
@@ -22,11 +23,11 @@ pub fn declared_address(file: &Url, page: &TopicPage) -> Option<Url> {
 /// The web address of `page`, found at `page_url`: that URL as the record gives it, unless it
 /// is a local file's (`file:`), whose address is the one it declares ([`declared_address`]);
 /// `None` for a file that declares none, and for an empty URL.
-pub fn web_address(page_url: &str, page: &TopicPage) -> Option<String> {
-    match Url::parse(page_url) {
-        Ok(file) if file.scheme() == "file" => declared_address(&file, page).map(String::from),
-        _ if page_url.trim().is_empty() => None,
-        _ => Some(page_url.to_string()),
+pub fn web_address(page_url: &PageUrl<'_>, page: &TopicPage) -> Option<String> {
+    match page_url.parsed() {
+        Some(file) if file.scheme() == "file" => declared_address(file, page).map(String::from),
+        _ if page_url.as_str().trim().is_empty() => None,
+        _ => Some(page_url.as_str().to_string()),
     }
 }
 
@@ -39,17 +40,23 @@ mod tests {
     fn a_record_url_is_the_address_and_a_file_has_the_one_it_declares() {
         let plain = page("<html><body><p>Text.</p></body></html>");
         let record = "http://news.example/2024/05/flood.html?x=1";
-        assert_eq!(web_address(record, &plain).as_deref(), Some(record));
+        assert_eq!(
+            web_address(&PageUrl::parse(record), &plain).as_deref(),
+            Some(record)
+        );
         // A record's URL stays as given, whatever the page declares.
         let declaring = page(
             "<html><head><link rel=canonical href='https://elsewhere.example/a'></head>\
              <body><p>Text.</p></body></html>",
         );
-        assert_eq!(web_address(record, &declaring).as_deref(), Some(record));
+        assert_eq!(
+            web_address(&PageUrl::parse(record), &declaring).as_deref(),
+            Some(record)
+        );
         // A file: its canonical link, else its og:url, else nothing.
         let file = "file:///home/me/saved/product/listing.html";
         assert_eq!(
-            web_address(file, &declaring).as_deref(),
+            web_address(&PageUrl::parse(file), &declaring).as_deref(),
             Some("https://elsewhere.example/a")
         );
         let og = page(
@@ -58,10 +65,10 @@ mod tests {
              <body><p>Text.</p></body></html>",
         );
         assert_eq!(
-            web_address(file, &og).as_deref(),
+            web_address(&PageUrl::parse(file), &og).as_deref(),
             Some("https://og.example/story")
         );
-        assert_eq!(web_address(file, &plain), None);
-        assert_eq!(web_address("", &plain), None);
+        assert_eq!(web_address(&PageUrl::parse(file), &plain), None);
+        assert_eq!(web_address(&PageUrl::parse(""), &plain), None);
     }
 }

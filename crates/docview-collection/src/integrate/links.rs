@@ -22,6 +22,7 @@ use super::Context;
 use super::address::declared_address;
 use crate::measure::FeatureVector;
 use crate::page::PageType;
+use crate::site::PageUrl;
 use crate::topic::{LinkPlace, TopicPage};
 
 /// A relevant hyperlink.
@@ -144,8 +145,8 @@ fn without_fragment(url: &Url) -> &str {
 }
 
 /// The link base of a page at `page_url` (see the module's rule).
-pub fn link_base(page_url: &str, page: &TopicPage) -> LinkBase {
-    let record = Url::parse(page_url).ok();
+pub fn link_base(page_url: &PageUrl<'_>, page: &TopicPage) -> LinkBase {
+    let record = page_url.parsed().cloned();
     let mut own: Vec<String> = record.iter().map(|u| self_key(u).into_owned()).collect();
     let mut story: Vec<String> = record.iter().flat_map(story_names).collect();
     let canonical = record

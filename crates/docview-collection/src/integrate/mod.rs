@@ -20,6 +20,8 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 use url::Url;
 
+use crate::site::{PageUrl, Site};
+
 use crate::extract::Metadata;
 use crate::measure::FeatureVector;
 use crate::page::PageType;
@@ -151,7 +153,7 @@ impl ClassifierRef<'_> {
     /// [`HubEvidence::of`] the page.
     pub fn classify_page(
         &self,
-        url: &str,
+        url: &PageUrl<'_>,
         features: &FeatureVector,
         page: &TopicPage,
         evidence: &HubEvidence,
@@ -249,14 +251,12 @@ pub fn page_docview(bytes: &[u8], url: &str) -> crate::Result<DocView> {
         params: IntegrateParams::default(),
         classifier: None,
     };
-    let site = url::Url::parse(url)
-        .ok()
-        .and_then(|u| u.host_str().map(str::to_string));
-    Ok(integrate(url, site.as_deref(), &page, cx).docview)
+    Ok(integrate(&PageUrl::parse(url), &page, cx).docview)
 }
 
 /// Integrates one cleaned page, found at `url` on `site`, into its DocView.
-pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_>) -> Integrated {
+pub fn integrate(url: &PageUrl<'_>, page: &TopicPage, cx: Context<'_>) -> Integrated {
+    let site = url.site().map(Site::name);
     let lang = page.language;
     let features = page.topic_features(cx.analyzer);
     // Its counts of links and terms, read once: the type and the empty flag both use them.
@@ -306,7 +306,7 @@ pub fn integrate(url: &str, site: Option<&str>, page: &TopicPage, cx: Context<'_
     let relevant_links = relevant_links(&base, page, &vector, cx);
     Integrated {
         docview: DocView {
-            identifier: url.to_string(),
+            identifier: url.as_str().to_string(),
             page_type,
             classification_code: classification
                 .as_ref()

@@ -17,7 +17,7 @@ fn docview(html: &str, url: &str, stats: &CollectionStats, params: IntegratePara
         params,
         classifier: None,
     };
-    integrate(url, Some("rivers.example"), &p, cx).docview
+    integrate(&PageUrl::parse(url), &p, cx).docview
 }
 
 const ARTICLE: &str = "<html lang=en><head><title>TITLE</title></head><body>\
@@ -59,7 +59,7 @@ fn the_embedded_classifier_fills_the_classification_code() {
     };
     // A news story's address, as crawled (the trees read the URL as well as the page).
     let url = "http://rivers.example/news/2026/03/12/valley-floods-the-rivers-rise";
-    let d = integrate(url, None, &p, cx).docview;
+    let d = integrate(&PageUrl::parse(url), &p, cx).docview;
     assert_eq!(d.classification_code, "page_type:article");
     let c = d.classification.expect("a classification");
     assert_eq!(
@@ -74,7 +74,12 @@ fn the_embedded_classifier_fills_the_classification_code() {
     );
     // A page of no word the model knows is classified by its signals, not by prior.
     let unknown = page("<html><body><p>xqzzv wqkkp</p></body></html>");
-    let d = integrate("http://rivers.example/b.html", None, &unknown, cx).docview;
+    let d = integrate(
+        &PageUrl::parse("http://rivers.example/b.html"),
+        &unknown,
+        cx,
+    )
+    .docview;
     let c = d.classification.expect("a classification");
     assert!(!c.prior, "{c:?}");
     assert_eq!(d.classification_code, format!("page_type:{}", c.class));

@@ -10,6 +10,7 @@ use crate::event::{Event, MALFORMED};
 use crate::extract::PageLimits;
 use crate::input::{Inputs, RawPage};
 use crate::progress::Progress;
+use crate::site::PageUrl;
 use crate::spill::{CleanedPage, SpillWriter};
 use crate::state::Counters;
 use crate::stats::{CollectionStats, StatsBuilder, StopwordParams};
@@ -44,17 +45,18 @@ pub fn build_stats(
                     _ => None,
                 })
                 .map(|p| {
+                    let url = PageUrl::parse(&p.url);
                     let topic = clean_page(
                         p,
                         cleaning.cleaner,
-                        cleaning.sites.model_of(&p.url),
+                        cleaning.sites.model_of(&url),
                         &limits,
                         cleaning.markdown,
                     );
                     let features = topic
                         .as_ref()
                         .ok()
-                        .map(|t| page_features(&p.url, t, &analyzer));
+                        .map(|t| page_features(&url, t, &analyzer));
                     (topic, features)
                 })
                 .collect();

@@ -36,7 +36,7 @@ use crate::input::Inputs;
 use crate::lock::FolderLock;
 use crate::progress::{Phase, Progress};
 use crate::records::{fill_replica_urls, write_docviews_parquet};
-use crate::settings::{IngestOptions, settings_diff};
+use crate::settings::{IngestOptions, RunSettings};
 use crate::sites::{SITE_SAMPLE_BUDGET, SITE_SAMPLE_PAGES, SiteModels, learn_site_models};
 use crate::spill::{SPILL_FILE, SpillWriter};
 use crate::state::{RunState, STATE_FILE, Status};
@@ -218,7 +218,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
 }
 
 /// The state of the run to resume in `out`, checked against this run's settings.
-fn resume_state(out: &Path, state_path: &Path, settings: &serde_json::Value) -> Result<RunState> {
+fn resume_state(out: &Path, state_path: &Path, settings: &RunSettings) -> Result<RunState> {
     if !state_path.exists() {
         return Err(nothing_to_resume(out));
     }
@@ -228,7 +228,7 @@ fn resume_state(out: &Path, state_path: &Path, settings: &serde_json::Value) -> 
             out.display().to_string(),
             format!(
                 "--resume needs the same inputs and settings as the interrupted run: {}",
-                settings_diff(&state.settings, settings).join("; ")
+                state.settings.differences(settings).join("; ")
             ),
         ));
     }

@@ -16,6 +16,7 @@ use crate::progress::{Phase, Progress};
 use crate::records::SkippedLine;
 use crate::replica::{Detection, MinHasher};
 use crate::settings::IngestOptions;
+use crate::site::PageUrl;
 use crate::spill::{PageWork, SPILL_FILE, read_spill};
 use crate::state::{RunState, STATE_FILE};
 use crate::stats::CollectionStats;
@@ -139,7 +140,14 @@ pub(super) fn run_ingest(
                 PageWork::Cleaned(c) => {
                     let c = *c;
                     c.topic.map(|topic| {
-                        integrate_page(seq, c.origin, &c.url, c.html_bytes, topic, &worker)
+                        integrate_page(
+                            seq,
+                            c.origin,
+                            &PageUrl::parse(&c.url),
+                            c.html_bytes,
+                            topic,
+                            &worker,
+                        )
                     })
                 }
             })

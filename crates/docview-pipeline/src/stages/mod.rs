@@ -57,6 +57,7 @@ use crate::replica::{
     Detection, Fingerprint, Fingerprints, MinHasher, ReplicaDetector, ReplicaKind, Signature,
 };
 use crate::settings::IngestOptions;
+use crate::site::PageUrl;
 use crate::sites::{SiteLearners, SiteModels, SiteSampler, sample_tree};
 use crate::spill::{CleanedPage, SpillWriter, read_spill};
 use crate::state::{Counters, RunState, STATE_FILE, Status};
@@ -598,17 +599,18 @@ fn stats_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
                         .par_iter()
                         .map(|event| match event {
                             crate::input::InputEvent::Page(p) => {
+                                let url = PageUrl::parse(&p.url);
                                 let topic = clean_page(
                                     p,
                                     cleaner.as_ref(),
-                                    sites.model_of(&p.url),
+                                    sites.model_of(&url),
                                     &options.limits,
                                     options.markdown,
                                 );
                                 let features = topic
                                     .as_ref()
                                     .ok()
-                                    .map(|t| page_features(&p.url, t, &analyzer));
+                                    .map(|t| page_features(&url, t, &analyzer));
                                 Some((topic, features))
                             }
                             _ => None,
@@ -851,7 +853,14 @@ fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
                 .into_par_iter()
                 .map(|(key, seq, c)| {
                     let result = c.topic.map(|topic| {
-                        integrate_page(seq, c.origin, &c.url, c.html_bytes, topic, &worker)
+                        integrate_page(
+                            seq,
+                            c.origin,
+                            &PageUrl::parse(&c.url),
+                            c.html_bytes,
+                            topic,
+                            &worker,
+                        )
                     });
                     (key, seq, c.url, c.html_bytes, result)
                 })
