@@ -6,7 +6,7 @@
 //! (`docview_collection::records`), byte for byte.
 //!
 //! Its modules, in the order they build on each other (a module uses only those before it,
-//! never the module that contains it): [`settings`] and [`state`] (what a run is asked to do,
+//! never the module that contains it): `settings` and [`state`] (what a run is asked to do,
 //! and how far it got), progress and the summary, the input events and their batches, the
 //! [`spill`] of cleaned pages, the site models, the per-page steps, the earlier runs of an
 //! incremental crawl ([`earlier`]), then the two drivers, `ingest` and [`stages`], which never

@@ -101,7 +101,7 @@ pub struct IngestOptions {
     #[serde(default)]
     pub markdown: bool,
     /// Finished runs whose kept pages this run's pages are checked against first (an
-    /// incremental crawl: see [`earlier`]).
+    /// incremental crawl: see [`earlier`](crate::earlier)).
     #[serde(default)]
     pub earlier: Vec<PathBuf>,
 }

@@ -175,7 +175,7 @@ pub fn sample_tree(page: &RawPage, limits: &PageLimits) -> Option<TagTree> {
 }
 
 /// Reads `inputs` once and learns the site model of each host with `cleaner`'s
-/// [`SiteLearner`], from the pages a [`SiteSampler`] picks; parsing them in parallel on `pool`.
+/// [`SiteLearner`], from the pages a `SiteSampler` picks; parsing them in parallel on `pool`.
 /// Empty for a cleaner that is not site-aware.
 pub fn learn_site_models(
     inputs: Inputs,
