@@ -24,7 +24,7 @@
 //! - [`integrate`]: DocView records (identifier, type, classification code, title, keywords,
 //!   abstract, topic content, relevant links).
 //! - [`index`]: the three Tantivy indexes (full text, topic, abstract) and querying them.
-//! - [`pipeline`]: `docview ingest`: inputs through all stages, in parallel, resumable.
+//! - [`pipeline`]: `docview ingest` and `docview stages`: inputs through all stages, in parallel, resumable.
 //! - [`eval`]: scoring a cleaner against a labelled corpus; block labels, training and
 //!   site-grouped cross-validation of the learned cleaner.
 //! - [`replica_benchmark`]: the paper's replica benchmark and the detectors run over it.

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use docview::index::index_stats;
 use docview::lock::LOCK_FILE;
-use docview::pipeline::spill::SPILL_FILE;
+use docview::pipeline::SPILL_FILE;
 use docview::pipeline::{RunState, STATE_FILE, Status};
 
 /// A JSONL collection big enough to take seconds: every sample page `copies` times under its

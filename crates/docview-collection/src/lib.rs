@@ -19,7 +19,7 @@
 //!   work files are written with.
 //! - [`site`]: a page's URL parsed once and the one definition of the site it belongs to.
 //! - [`output`]: writing output files atomically; [`lock`]: one run at a time in a folder;
-//!   [`error`]: the layer's error type.
+//!   [`Error`]: the layer's error type.
 //!
 //! The pipeline that runs a crawl through these stages is the next layer's, `docview-pipeline`.
 
@@ -34,7 +34,7 @@ use docview_measure as measure;
 use docview_page as page;
 use docview_text as text;
 
-pub mod error;
+mod error;
 pub mod index;
 pub mod integrate;
 pub mod lock;

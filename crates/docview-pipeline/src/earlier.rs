@@ -165,11 +165,6 @@ impl EarlierRuns {
         self.pages.len() as u64
     }
 
-    /// True when there is no earlier page.
-    pub fn is_empty(&self) -> bool {
-        self.pages.is_empty()
-    }
-
     /// The earlier pages, in order-key order.
     pub fn pages(&self) -> &[EarlierPage] {
         &self.pages

@@ -101,7 +101,7 @@ pub struct IngestOptions {
     #[serde(default)]
     pub markdown: bool,
     /// Finished runs whose kept pages this run's pages are checked against first (an
-    /// incremental crawl: see [`earlier`](crate::earlier)).
+    /// incremental crawl: their kept pages win over this run's).
     #[serde(default)]
     pub earlier: Vec<PathBuf>,
 }

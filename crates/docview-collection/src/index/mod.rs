@@ -6,15 +6,15 @@
 //! - `abstract`: title, abstract and keywords.
 //!
 //! They exist to be compared side by side (size, query cost, retrieval quality), so all three
-//! share one [`schema`] and one analyser, the [`tokenizer`] registered as `docview`. This module
+//! share one [`schema`] and one analyser, the tokenizer ([`DocviewTokenizer`]) registered as `docview`. This module
 //! owns writing them ([`IndexSet`]), measuring them ([`index_stats`]) and querying them
-//! ([`search`], [`OpenIndex`]), every query checked first ([`query`]: not nested too deep for
+//! ([`search`], [`OpenIndex`]), every query checked first ([`check_query`]: not nested too deep for
 //! tantivy's parser, not too long, something to search for).
 
 mod docview;
-pub mod query;
+mod query;
 mod reader;
-pub mod tokenizer;
+mod tokenizer;
 
 use std::borrow::Cow;
 use std::fmt;
