@@ -86,6 +86,7 @@ pub struct RunState {
     /// A note for whoever opens the file.
     pub note: String,
     /// The inputs and settings of the run, as `--resume` must find them again.
+    #[serde(serialize_with = "settings_as_json_value")]
     pub settings: RunSettings,
     /// Input events (pages, skipped and malformed records) consumed up to the last commit.
     pub events_done: u64,
@@ -162,5 +163,39 @@ impl RunState {
     /// Replaces `path` atomically.
     pub fn save(&self, path: &Path) -> Result<()> {
         write_json_atomically(path, self)
+    }
+}
+
+/// Writes the settings the way `state.json` has always held them: through a JSON value, so
+/// every object's keys are in name order and each float is written as the `f64` it widens to.
+/// Files written before the settings were typed and after read and compare alike.
+fn settings_as_json_value<S: serde::Serializer>(
+    settings: &RunSettings,
+    serializer: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    serde_json::to_value(settings)
+        .map_err(serde::ser::Error::custom)?
+        .serialize(serializer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::IngestOptions;
+
+    #[test]
+    fn a_saved_state_reads_back_with_its_settings_in_the_files_old_layout() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = IngestOptions::new(vec![dir.path().to_path_buf()], dir.path().join("out"));
+        let mut state = RunState::new(options.settings(Some(7)).unwrap());
+        state.counters.skip("not HTML");
+        let path = dir.path().join(STATE_FILE);
+        state.save(&path).unwrap();
+        assert_eq!(RunState::load(&path).unwrap(), state);
+        // Keys in name order and floats widened, as the untyped settings were written.
+        let text = std::fs::read_to_string(&path).unwrap();
+        let at = |key: &str| text.find(&format!("\"{key}\"")).unwrap();
+        assert!(at("classifier_digest") < at("cleaner") && at("cleaner") < at("templates"));
+        assert!(text.contains("\"hub_page_ratio\": 0.6000000238418579"), "{text}");
     }
 }
