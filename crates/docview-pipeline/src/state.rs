@@ -196,6 +196,9 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         let at = |key: &str| text.find(&format!("\"{key}\"")).unwrap();
         assert!(at("classifier_digest") < at("cleaner") && at("cleaner") < at("templates"));
-        assert!(text.contains("\"hub_page_ratio\": 0.6000000238418579"), "{text}");
+        assert!(
+            text.contains("\"hub_page_ratio\": 0.6000000238418579"),
+            "{text}"
+        );
     }
 }

@@ -1,0 +1,109 @@
+//! The arguments of `docview classify train` and `docview classify eval`, the content
+//! classifier.
+
+use std::path::PathBuf;
+
+use clap::Subcommand;
+
+#[derive(Debug, clap::Args)]
+pub struct ClassifyArgs {
+    #[command(subcommand)]
+    pub command: ClassifyCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ClassifyCommand {
+    /// Train a classifier on labelled sets (the layout of ../shared/corpus) and write it as a
+    /// model file. The class of a page is a string field of its ground truth (--label); pages
+    /// without one are left out. Same sets and flags, byte-identical model.
+    Train(ClassifyTrainArgs),
+    /// Score a model on labelled sets (--model), or cross-validate (--folds N: N folds by
+    /// site, no site on both sides, a model trained on the others scoring each fold): per
+    /// class precision, recall and F1 (Formulas 4-6), macro F1, accuracy and the confusion
+    /// matrix. With --compare-raw, the same for raw-page vectors beside it.
+    Eval(ClassifyEvalArgs),
+}
+
+/// The kinds of content classifier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ClassifyMethod {
+    /// Gradient-boosted trees over the page's signals.
+    Trees,
+    /// The paper's kNN over Formula 2 vectors.
+    Knn,
+}
+
+/// What the classifier is trained on and how.
+#[derive(Debug, clap::Args)]
+pub struct ClassifyOpts {
+    /// Labelled set folders holding html/<id>.html.gz and ground-truth/<id>.json.
+    #[arg(value_name = "SET", required = true)]
+    pub sets: Vec<PathBuf>,
+    /// The ground-truth field that holds each page's class.
+    #[arg(long, value_name = "FIELD", default_value = "page_type")]
+    pub label: String,
+    /// The kind of classifier: `trees` (one-vs-rest gradient-boosted trees over the page's
+    /// signals) or `knn` (the paper's chi-square terms and nearest neighbours).
+    #[arg(long, value_enum, default_value_t = ClassifyMethod::Trees)]
+    pub method: ClassifyMethod,
+    /// Trees per class (--method trees).
+    #[arg(long, value_name = "N", default_value_t = docview::classifier::TreeParams::default().trees)]
+    pub trees: usize,
+    /// Depth limit of each tree, 1 to 12 (--method trees).
+    #[arg(long, value_name = "D", default_value_t = docview::classifier::TreeParams::default().max_depth)]
+    pub depth: usize,
+    /// The most common URL words and title words kept as features, each (--method trees).
+    #[arg(long, value_name = "N", default_value_t = docview::classifier::TreeParams::default().words)]
+    pub words: usize,
+    /// Classify the raw page (every visible block) instead of its topic content (--method knn).
+    #[arg(long)]
+    pub raw: bool,
+    /// Neighbours that vote (--method knn).
+    #[arg(long, value_name = "K", default_value_t = docview::classifier::Params::default().k)]
+    pub k: usize,
+    /// Terms of highest chi-square kept per class, the vocabulary (--method knn).
+    #[arg(long, value_name = "N", default_value_t = docview::classifier::Params::default().terms_per_class)]
+    pub terms: usize,
+    /// The weight of each structural term beside the text's (--method knn: the page type of §4.1, the
+    /// words of the URL's path, the sizes of the page's parts); 0 classifies by text alone.
+    #[arg(long, value_name = "W", default_value_t = docview::classifier::Params::default().structure)]
+    pub structure: f32,
+    /// Worker threads (0: one per core); the results do not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ClassifyTrainArgs {
+    #[command(flatten)]
+    pub opts: ClassifyOpts,
+    /// The model file to write.
+    #[arg(long, value_name = "MODEL")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ClassifyEvalArgs {
+    #[command(flatten)]
+    pub opts: ClassifyOpts,
+    /// The model to score (its --raw, --k and --terms are its own).
+    #[arg(
+        long,
+        value_name = "MODEL",
+        conflicts_with = "folds",
+        required_unless_present = "folds"
+    )]
+    pub model: Option<PathBuf>,
+    /// Write each page's cross-validated prediction as JSON lines to FILE (set, id, class,
+    /// predicted class, and the page's shape: its page type of §4.1, links, words, paragraphs,
+    /// hub blocks, the links of its topic content and their anchor words); with --compare-raw,
+    /// the first method's.
+    #[arg(long, value_name = "FILE", requires = "folds")]
+    pub predictions: Option<PathBuf>,
+    /// Cross-validate with this many folds by site instead of scoring a model.
+    #[arg(long, value_name = "N")]
+    pub folds: Option<usize>,
+    /// With --folds: the same cross-validation on raw-page vectors, beside the topic content's.
+    #[arg(long, requires = "folds")]
+    pub compare_raw: bool,
+}

@@ -1,0 +1,145 @@
+//! The arguments of `docview ingest` (and of `docview stages plan`, which takes them all).
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use docview::clean::{CleanerKind, DEFAULT_CLEANER};
+
+use super::cleaner::cleaner_kind;
+use docview::integrate::IntegrateParams;
+use docview::replica::{KeywordParams, MinHashParams};
+use docview::stats::StopwordParams;
+
+use super::limits::LimitArgs;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReplicaDetection {
+    /// Exact copies only: MD5 of the normalised replica text (the page's own text: its topic
+    /// content, or its visible text where the cleaner kept too little of it, without the lines
+    /// its web site repeats on other pages, learnt in the statistics pass; the topic content as
+    /// it is where the site shows no template).
+    Exact,
+    /// Exact copies, and near-replicas by the paper's keyword fingerprint of the topic content
+    /// (§5).
+    Keyword,
+    /// Exact copies, and near-replicas whose replica texts share enough 5-word shingles:
+    /// MinHash signatures (128 min-hashes) in an LSH index (32 bands of 4), a replica when the
+    /// estimated Jaccard similarity reaches --minhash-threshold.
+    Minhash,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct IngestArgs {
+    /// Crawled input: WARC or WARC.gz files (HTML response and resource records), folders of pages (recursive;
+    /// .html, .htm and their .gz), JSONL files of {"url", "html"} lines, or `-` for JSONL on
+    /// standard input.
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Output directory: created, or empty (or an interrupted ingest with --resume).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// The cleaner to use. A site-aware one (infodiscoverer, infodiscoverer-table, wisdom, and
+    /// learned with a --model trained with site evidence; the shipped model has none) first
+    /// reads the inputs to learn a model of each web site (each host's first 64 pages), then
+    /// cleans each page with its site's model; the summary counts the pages that had one.
+    #[arg(long, value_name = "NAME", default_value = DEFAULT_CLEANER, value_parser = cleaner_kind())]
+    pub cleaner: CleanerKind,
+    /// The learned cleaner's block model file, from `docview train-cleaner` (default: the model
+    /// inside the binary).
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<PathBuf>,
+    /// Clean every page alone, without learning site models first: one read of the inputs
+    /// less; the learned cleaner then has no site evidence, infodiscoverer and wisdom clean by
+    /// their fallback.
+    #[arg(long)]
+    pub pages_alone: bool,
+    /// The classifier model that fills each DocView's classification code, from `docview
+    /// classify train`, trees or kNN (default: the trees inside the binary, wcxb-dev's page
+    /// types: `page_type:article`, ...).
+    #[arg(long, value_name = "MODEL", conflicts_with = "no_classifier")]
+    pub classifier: Option<PathBuf>,
+    /// Leave the classification codes empty (no classifier).
+    #[arg(long)]
+    pub no_classifier: bool,
+    /// Worker threads that clean and integrate pages (0: one per core). Beside them the input
+    /// reader, the writer of records (which writes one batch while the workers process the
+    /// next) and tantivy's indexing threads run; the output does not depend on it.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+    /// λ: keywords per DocView, the heaviest features of the topic content.
+    #[arg(long, value_name = "λ", default_value_t = IntegrateParams::default().keywords)]
+    pub keywords: usize,
+    /// δ: sentences in each abstract.
+    #[arg(long, value_name = "δ", default_value_t = IntegrateParams::default().sentences)]
+    pub sentences: usize,
+    /// θ: keywords that weigh the sentences of the abstract.
+    #[arg(long, value_name = "θ", default_value_t = IntegrateParams::default().theta)]
+    pub theta: usize,
+    /// β: a hub block's links are relevant when the cosine of its text with the topic content
+    /// exceeds this (0 to 1).
+    #[arg(long, value_name = "β", default_value_t = IntegrateParams::default().beta)]
+    pub beta: f32,
+    /// Which fingerprints find replicas (exact copies are always found first).
+    #[arg(long, value_enum, default_value_t = ReplicaDetection::Minhash)]
+    pub replicas: ReplicaDetection,
+    /// With --replicas minhash: least estimated Jaccard similarity of the 5-word shingle sets
+    /// of two replica texts for the later page to be a near-replica (above 0, at most 1).
+    #[arg(long, value_name = "J", default_value_t = MinHashParams::default().threshold)]
+    pub minhash_threshold: f32,
+    /// Percentage: share of a page's features that make its keyword fingerprint (0 to 1).
+    #[arg(long, value_name = "P", default_value_t = KeywordParams::default().percentage)]
+    pub percentage: f32,
+    /// Interval: the number of features hashed is a multiple of this.
+    #[arg(long, value_name = "N", default_value_t = KeywordParams::default().interval)]
+    pub interval: usize,
+    /// Collection statistics (a stats.json of an earlier ingest) instead of a first pass over
+    /// the inputs (which cleans every page and keeps the cleaned pages in DIR/pages.spill
+    /// for the second pass until the run completes).
+    #[arg(long, value_name = "FILE")]
+    pub stats: Option<PathBuf>,
+    /// An incremental crawl: the --out folder of a finished earlier run (ingest or stages),
+    /// whose kept pages this run's pages are checked against first. A page that repeats one
+    /// (exact copy or near-replica, with the same --replicas settings) is a replica of it,
+    /// named with the run in replicas.jsonl (`replica_of_run`), and is not kept or indexed
+    /// again. Repeat the flag for several runs, oldest first: each folder holds only the
+    /// pages its own run kept.
+    #[arg(long, value_name = "DIR")]
+    pub earlier: Vec<PathBuf>,
+    /// A feature found in more than this share of the pages' topic content joins the
+    /// aggressive stop-word list (collections of 50 pages or more).
+    #[arg(long, value_name = "SHARE", default_value_t = StopwordParams::default().min_df_share)]
+    pub stopword_df: f32,
+    /// Pages between commits (each commit makes the records and indexes durable).
+    #[arg(long, value_name = "PAGES", default_value_t = 1000)]
+    pub commit_every: u64,
+    /// Continue the interrupted ingest in --out from its last commit (same inputs and
+    /// settings).
+    #[arg(long, conflicts_with = "overwrite")]
+    pub resume: bool,
+    /// Replace the output of an earlier ingest in --out (a folder that is not one is never
+    /// touched).
+    #[arg(long)]
+    pub overwrite: bool,
+    /// Memory for each of the three index writers, in MB.
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    pub index_memory: usize,
+    /// Also write the DocView records as OUT/docviews.parquet when the run completes (one row
+    /// per kept page; keywords, relevant links and replicas as JSON text; the whole record in
+    /// `record`), which Spark, DuckDB, pandas and polars read directly.
+    #[arg(long)]
+    pub parquet: bool,
+    /// Also render each record's topic content as Markdown, in its `topic_markdown` field
+    /// (headings, lists, tables, fenced code blocks, absolute links): what pipelines that feed
+    /// language models store.
+    #[arg(long)]
+    pub markdown: bool,
+    /// No progress bar or progress lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// When standard error is not a terminal (cron, CI, nohup, a log file), print a plain
+    /// progress line every SECS seconds instead of a bar.
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    pub progress_every: u64,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}

@@ -1,0 +1,216 @@
+//! The arguments lowered to the library's option types: each command's flags to the options
+//! its library call takes, with the checks of values the library leaves to its caller. The
+//! value enums of the flags keep their own names and help texts; here is what each stands for.
+
+use anyhow::{Result, bail};
+use docview::classifier::{Params, TreeParams};
+use docview::classify::{Method, Source};
+use docview::clean::{MAX_TREE_DEPTH, TrainParams};
+use docview::compare::CompareOptions;
+use docview::extract::PageLimits;
+use docview::index::IndexKind;
+use docview::integrate::IntegrateParams;
+use docview::pipeline::{ClassifierChoice, IngestOptions};
+use docview::replica::{Detection, KeywordParams, MinHashParams};
+use docview::replica_benchmark::benchmark::{BuildOptions, Rules};
+use docview::stats::StopwordParams;
+
+use super::classify::{ClassifyMethod, ClassifyOpts};
+use super::compare::CompareArgs;
+use super::ingest::{IngestArgs, ReplicaDetection};
+use super::limits::LimitArgs;
+use super::query::IndexArg;
+use super::replicas::{BenchmarkRules, BuildArgs};
+use super::train::TrainOpts;
+
+impl TrainOpts {
+    /// The training parameters, checked, with `threads` worker threads.
+    pub fn params(&self, threads: usize) -> Result<TrainParams> {
+        if self.trees == 0 || !(1..=MAX_TREE_DEPTH).contains(&self.max_depth) {
+            bail!(
+                "--trees must be at least 1 and --max-depth from 1 to {MAX_TREE_DEPTH}, not {} and {}",
+                self.trees,
+                self.max_depth
+            );
+        }
+        if !(self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
+            bail!(
+                "--learning-rate must be in (0, 1], not {}",
+                self.learning_rate
+            );
+        }
+        Ok(TrainParams {
+            trees: self.trees,
+            max_depth: self.max_depth,
+            learning_rate: self.learning_rate,
+            seed: self.seed,
+            lexicon: self.lexicon,
+            site_evidence: self.site_evidence,
+            threads,
+        })
+    }
+}
+
+impl LimitArgs {
+    /// The page limits, checked.
+    pub fn limits(&self) -> Result<PageLimits> {
+        let limits = PageLimits {
+            max_html_bytes: self.max_page_mb.saturating_mul(1 << 20),
+            max_tags: self.max_page_tags,
+        };
+        limits.validate()?;
+        Ok(limits)
+    }
+}
+
+impl From<ReplicaDetection> for Detection {
+    fn from(detection: ReplicaDetection) -> Detection {
+        match detection {
+            ReplicaDetection::Exact => Detection::Exact,
+            ReplicaDetection::Keyword => Detection::Keyword,
+            ReplicaDetection::Minhash => Detection::MinHash,
+        }
+    }
+}
+
+impl From<IndexArg> for IndexKind {
+    fn from(index: IndexArg) -> IndexKind {
+        match index {
+            IndexArg::Fulltext => IndexKind::Fulltext,
+            IndexArg::Topic => IndexKind::Topic,
+            IndexArg::Abstract => IndexKind::Abstract,
+        }
+    }
+}
+
+impl From<BenchmarkRules> for Rules {
+    fn from(rules: BenchmarkRules) -> Rules {
+        match rules {
+            BenchmarkRules::Paper => Rules::Paper,
+            BenchmarkRules::Transplant => Rules::Transplant,
+        }
+    }
+}
+
+impl IngestArgs {
+    /// The ingest settings of the ingest flags (`--quiet` and `--progress-every` are the
+    /// progress display's, not the library's).
+    pub fn into_options(self) -> Result<IngestOptions> {
+        let mut options = IngestOptions::new(self.inputs, self.out);
+        options.cleaner = self.cleaner;
+        options.model = self.model;
+        options.pages_alone = self.pages_alone;
+        options.classifier = match (self.classifier, self.no_classifier) {
+            (_, true) => ClassifierChoice::Off,
+            (Some(path), false) => ClassifierChoice::File(path),
+            (None, false) => ClassifierChoice::Embedded,
+        };
+        options.threads = self.threads;
+        options.integrate = IntegrateParams {
+            keywords: self.keywords,
+            sentences: self.sentences,
+            theta: self.theta,
+            beta: self.beta,
+        };
+        options.keyword = KeywordParams {
+            percentage: self.percentage,
+            interval: self.interval,
+        };
+        options.detection = self.replicas.into();
+        options.minhash = MinHashParams {
+            threshold: self.minhash_threshold,
+            ..MinHashParams::default()
+        };
+        options.stopwords = StopwordParams {
+            min_df_share: self.stopword_df,
+            ..StopwordParams::default()
+        };
+        options.stats_file = self.stats;
+        options.commit_every = self.commit_every;
+        options.resume = self.resume;
+        options.overwrite = self.overwrite;
+        options.index_heap_bytes = self.index_memory.max(16) << 20;
+        options.limits = self.limits.limits()?;
+        options.parquet = self.parquet;
+        options.markdown = self.markdown;
+        options.earlier = self.earlier;
+        Ok(options)
+    }
+}
+
+impl BuildArgs {
+    /// The options of building a replica benchmark, checked.
+    pub fn options(&self) -> Result<BuildOptions> {
+        if !(self.min_coverage > 0.0 && self.min_coverage <= 1.0) {
+            bail!("--min-coverage {} is not in (0, 1]", self.min_coverage);
+        }
+        Ok(BuildOptions {
+            seed: self.seed,
+            threads: self.threads,
+            min_coverage: self.min_coverage,
+            rules: self.rules.into(),
+        })
+    }
+}
+
+impl CompareArgs {
+    /// The options of comparing the indexes of the ingest in `DIR`.
+    pub fn options(&self) -> CompareOptions {
+        let mut options = CompareOptions::new(self.dir.clone());
+        options.corpus = self.corpus.clone();
+        options.queries = self.queries.clone();
+        options.vocabulary_queries = self.vocabulary;
+        options.seed = self.seed;
+        options.runs = self.runs;
+        options.threads = self.threads;
+        options
+    }
+}
+
+impl ClassifyOpts {
+    /// The kNN's parameters from the flags.
+    fn params(&self) -> Result<Params> {
+        let terms = self.terms;
+        if self.k == 0 || terms == 0 {
+            bail!("--k and --terms must be at least 1");
+        }
+        if !(0.0..=10.0).contains(&self.structure) {
+            bail!("--structure must be between 0 and 10");
+        }
+        Ok(Params {
+            k: self.k,
+            terms_per_class: terms,
+            structure: self.structure,
+        })
+    }
+
+    /// The vectors `--raw` picks.
+    fn source(&self) -> Source {
+        if self.raw { Source::Raw } else { Source::Topic }
+    }
+
+    /// The method and its parameters from the flags.
+    pub fn method(&self) -> Result<Method> {
+        Ok(match self.method {
+            ClassifyMethod::Knn => Method::Neighbours(self.source(), self.params()?),
+            ClassifyMethod::Trees => {
+                if self.raw {
+                    bail!("--raw chooses the kNN's vectors: it needs --method knn");
+                }
+                if self.trees == 0 || !(1..=MAX_TREE_DEPTH).contains(&self.depth) {
+                    bail!(
+                        "--trees must be at least 1 and --depth from 1 to {MAX_TREE_DEPTH}, not {} and {}",
+                        self.trees,
+                        self.depth
+                    );
+                }
+                Method::Trees(TreeParams {
+                    trees: self.trees,
+                    max_depth: self.depth,
+                    words: self.words,
+                    ..TreeParams::default()
+                })
+            }
+        })
+    }
+}

@@ -1,0 +1,94 @@
+//! The command line: the top-level [`Cli`] and its [`Command`]s, and, one file a command or
+//! group of commands, their clap arguments. `lower.rs` turns arguments into the library's
+//! option types; the commands' bodies are in `crate::commands`.
+
+use clap::{Parser, Subcommand};
+
+mod classify;
+mod cleaner;
+mod compare;
+mod eval;
+mod extract;
+mod ingest;
+mod limits;
+mod lower;
+mod query;
+mod replicas;
+mod stages;
+mod train;
+
+pub use classify::{
+    ClassifyArgs, ClassifyCommand, ClassifyEvalArgs, ClassifyOpts, ClassifyTrainArgs,
+};
+pub use compare::CompareArgs;
+pub use eval::EvalArgs;
+pub use extract::{ExtractArgs, Format};
+pub use ingest::IngestArgs;
+pub use query::QueryArgs;
+pub use replicas::{BuildArgs, ReplicasArgs, ReplicasCommand, ReplicasEvalArgs};
+pub use stages::{
+    StagesArgs, StagesCommand, StagesListArgs, StagesPlanArgs, StagesPoolArgs, StagesRunArgs,
+};
+pub use train::{BlocksArgs, TrainCleanerArgs};
+
+/// docview: a search-engine indexing preprocessor. It cleans crawled pages down to their topic
+/// content (dropping navigation, ads, footers and other boilerplate), removes replicas,
+/// integrates each page into a DocView record and indexes the collection three ways (full text,
+/// topic content, abstract), following the framework of Zhang, Chen and Li (2004).
+#[derive(Debug, Parser)]
+#[command(name = "docview", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Clean pages: print the topic content of each PAGE (text, a JSON report of every block
+    /// kept or dropped and why, or the topic content page as HTML).
+    Extract(ExtractArgs),
+    /// Score a cleaner on a labelled corpus set (the layout of ../shared/corpus): word-level
+    /// bag-of-words precision, recall and F1 per page, macro-averaged, overall and per page
+    /// type, with pages/s and MB/s of HTML per core.
+    Eval(EvalArgs),
+    /// The main job: clean a crawled collection (WARC, folders of pages, JSONL), remove replicas,
+    /// write one DocView record per kept page (OUT/docviews.jsonl), the removed replicas
+    /// (OUT/replicas.jsonl), the collection statistics (OUT/stats.json) and three Tantivy
+    /// indexes (OUT/index/fulltext, topic, abstract), then print a summary. Commits every
+    /// --commit-every pages; an interrupted run continues with --resume.
+    Ingest(IngestArgs),
+    /// Search one of the indexes of an ingest: URL, title, score and a snippet per hit
+    /// (matched terms in [[ ]]).
+    Query(QueryArgs),
+    /// Compare the three indexes of an ingest (the paper's Table 3 and Figure 6, and more):
+    /// size, query cost and, with --corpus, retrieval quality; prints tables and writes
+    /// compare.json and a self-contained compare.html.
+    Compare(CompareArgs),
+    /// Measure replica removal on real pages, the way the paper did (§7.2, Table 2): `build` a
+    /// benchmark of base, near-replica and non-replica pages from a labelled set, then `eval`
+    /// the fingerprints on it.
+    Replicas(ReplicasArgs),
+    /// Write the labelled blocks of labelled sets as CSV: one row per text block (a visible
+    /// block with words of its own) with the set, page id, site, page type, node id, the
+    /// learned cleaner's features, the block's own terms, the share of its tokens the
+    /// reference holds in context, and its 0/1 label (1 when that share is at least 0.5).
+    /// pandas and polars read it directly.
+    Blocks(BlocksArgs),
+    /// Train the learned cleaner's block model on labelled sets (gradient-boosted trees on the
+    /// blocks that `docview blocks` writes) and write it as a model file for --model. Same
+    /// sets and parameters, byte-identical model.
+    TrainCleaner(TrainCleanerArgs),
+    /// The content classifier of the DocView's classification code: gradient-boosted trees
+    /// over each page's signals (markup, schema.org types, URL, phrases), or the paper's
+    /// chi-square term selection and kNN over the Formula 2 vectors of each page's topic
+    /// content or raw page (004 §7.1). `train` writes a model from labelled sets; `eval`
+    /// scores a model, or cross-validates by site.
+    Classify(ClassifyArgs),
+    /// `ingest` cut into stages that read and write files, for an engine that runs one task
+    /// per shard (Spark: scripts/spark_stages.py) or for the local process pool here. `plan`
+    /// fixes the inputs and settings in a work folder, `run` runs one task of one stage,
+    /// `pool` runs every stage with N processes at once. The output folder (--out of the
+    /// plan) holds the same records, replicas, skipped inputs, statistics and indexes as
+    /// `docview ingest` with the same inputs and flags.
+    Stages(StagesArgs),
+}
