@@ -14,6 +14,7 @@ mod eval_corpus;
 mod fuzz_replay;
 mod incremental;
 mod ingest;
+mod layout;
 mod metadata_corpus;
 mod quality_gate;
 mod query;

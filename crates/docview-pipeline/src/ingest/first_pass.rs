@@ -19,7 +19,7 @@ use crate::text::Analyzer;
 
 /// The first pass: cleans every page of the inputs, builds the collection statistics, and
 /// writes the cleaned pages to `spill` for the second pass.
-pub fn build_stats(
+pub(super) fn build_stats(
     inputs: Inputs,
     cleaning: Cleaning<'_>,
     limits: PageLimits,

@@ -1,0 +1,216 @@
+//! A whole one-process run, [`ingest`]: the checks before anything is written, the folder's
+//! lock, a new run or the one to resume, the site models, the first pass (or the statistics
+//! given), the second pass and the end of the run (replica URLs, Parquet, summary).
+
+use std::path::Path;
+use std::time::Instant;
+
+use super::first_pass::build_stats;
+use super::second_pass::run_ingest;
+use crate::clean::cleaner_with_model;
+use crate::earlier;
+use crate::folder::{
+    STATS_FILE, SUMMARY_FILE, nothing_to_resume, prepare_out_dir, remove_half_written, remove_spill,
+};
+use crate::index::index_stats;
+use crate::input::Inputs;
+use crate::lock::FolderLock;
+use crate::progress::{Phase, Progress};
+use crate::records::{fill_replica_urls, write_docviews_parquet};
+use crate::settings::{IngestOptions, RunSettings};
+use crate::sites::{SITE_SAMPLE_BUDGET, SITE_SAMPLE_PAGES, SiteModels, learn_site_models};
+use crate::spill::{SPILL_FILE, SpillWriter};
+use crate::state::{RunState, STATE_FILE, Status};
+use crate::stats::CollectionStats;
+use crate::steps::Cleaning;
+use crate::summary::{SiteTemplateFigures, Summary};
+use crate::{Error, Result};
+
+/// Runs an ingest (or continues one with `options.resume`).
+pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summary> {
+    options.validate()?;
+    let started = Instant::now();
+    let out = &options.out;
+    let state_path = out.join(STATE_FILE);
+    let cleaner = cleaner_with_model(options.cleaner, options.model.as_deref())?;
+    // Loaded before anything is read: a bad model file is told at once.
+    let classifier = options.classifier.load()?;
+    let pool = crate::thread_pool(options.threads)?;
+    let from_stdin = options.inputs.iter().any(|i| i.as_os_str() == "-");
+    let site_aware = cleaner.site_learner().is_some() && !options.pages_alone;
+    if site_aware && cleaner.needs_site_models() && from_stdin {
+        return Err(Error::bad_input(
+            "-",
+            format!(
+                "--cleaner {} learns a model of each site before cleaning, which reads the \
+                 inputs twice; standard input can be read once: save it to a file first",
+                cleaner.name()
+            ),
+        ));
+    }
+    // Every input is checked before anything is written: a bad path leaves no output behind.
+    // The checked inputs serve the first pass, if there is one.
+    let inputs = Inputs::open(&options.inputs)?;
+    let input_bytes = inputs.total_bytes();
+    let settings = options.settings(input_bytes)?;
+    earlier::EarlierRuns::check(options)?;
+    if options.resume && !state_path.exists() {
+        // Nothing to resume, and nothing created to say so.
+        return Err(nothing_to_resume(out));
+    }
+    // One run at a time in `out`, from before anything in it is touched to the end of the run.
+    let _lock = FolderLock::exclusive_for_run(out, STATE_FILE)?;
+    let mut state = if options.resume {
+        let state = resume_state(out, &state_path, &settings)?;
+        // What the killed run was writing when it stopped: no commit names it.
+        remove_half_written(out)?;
+        progress.note(&format!(
+            "resuming {}: {} pages committed ({} kept), continuing after input event {}",
+            out.display(),
+            state.counters.pages_read,
+            state.counters.kept,
+            state.events_done
+        ));
+        state
+    } else {
+        prepare_out_dir(out, options.overwrite)?;
+        // The state goes first, so a run stopped during the first pass can be resumed too.
+        let state = RunState::new(settings);
+        state.save(&state_path)?;
+        state
+    };
+    let stats_path = out.join(STATS_FILE);
+    // A site-aware cleaner needs its site models wherever pages are cleaned: in the first
+    // pass, or in the second when there is no spill of cleaned pages to read.
+    let cleans_pages = !stats_path.exists() || !out.join(SPILL_FILE).exists();
+    if site_aware && from_stdin && cleans_pages {
+        progress.note(&format!(
+            "standard input can be read only once: --cleaner {} cleans each page without its \
+             site's model",
+            cleaner.name()
+        ));
+    }
+    let sites = if site_aware && !from_stdin && state.status == Status::Running && cleans_pages {
+        progress.note(&format!(
+            "learning the site models of --cleaner {} (each host's first {SITE_SAMPLE_PAGES} \
+             pages, {SITE_SAMPLE_BUDGET} pages in all)",
+            cleaner.name()
+        ));
+        learn_site_models(
+            Inputs::open(&options.inputs)?,
+            cleaner.as_ref(),
+            options.limits,
+            &pool,
+        )?
+    } else {
+        SiteModels::default()
+    };
+    let stats = if stats_path.exists() {
+        CollectionStats::load(&stats_path)?
+    } else if state.commits > 0 {
+        return Err(Error::bad_input(
+            out.display().to_string(),
+            "stats.json is missing but pages were committed with it; start the ingest again \
+             with --overwrite",
+        ));
+    } else {
+        let stats = match &options.stats_file {
+            Some(path) => {
+                progress.note(&format!("collection statistics from {}", path.display()));
+                CollectionStats::load(path)?
+            }
+            None => {
+                progress.start(Phase::Statistics, input_bytes);
+                let mut spill = SpillWriter::create(out)?;
+                let stats = build_stats(
+                    inputs,
+                    Cleaning {
+                        cleaner: cleaner.as_ref(),
+                        sites: &sites,
+                        classifier: None,
+                        markdown: options.markdown,
+                    },
+                    options.limits,
+                    options.stopwords,
+                    &pool,
+                    progress,
+                    Some(&mut spill),
+                )?;
+                // Complete on disk before stats.json says the first pass is over.
+                spill.finish()?;
+                progress.finish();
+                stats
+            }
+        };
+        stats.save(&stats_path)?;
+        // The first pass counts towards the run's time.
+        state.elapsed_secs += started.elapsed().as_secs_f64();
+        state.save(&state_path)?;
+        stats
+    };
+    let resumed = options.resume;
+    let mut replica_index = None;
+    if state.status == Status::Running {
+        replica_index = run_ingest(
+            options,
+            input_bytes,
+            Cleaning {
+                cleaner: cleaner.as_ref(),
+                sites: &sites,
+                classifier: classifier
+                    .as_ref()
+                    .map(|(model, name)| crate::integrate::ClassifierRef { model, name }),
+                markdown: options.markdown,
+            },
+            &stats,
+            &pool,
+            &mut state,
+            progress,
+        )?;
+    }
+    if state.status != Status::Complete {
+        state.status = Status::Finishing;
+        state = state.with_note();
+        state.save(&state_path)?;
+        fill_replica_urls(out)?;
+        if options.parquet {
+            write_docviews_parquet(out)?;
+        }
+        state.status = Status::Complete;
+        state = state.with_note();
+        state.save(&state_path)?;
+    }
+    remove_spill(out)?;
+    let summary = Summary {
+        out: out.clone(),
+        counters: state.counters.clone(),
+        stats_pages: stats.pages,
+        aggressive_stopwords: stats.aggressive_stopwords.len(),
+        site_templates: SiteTemplateFigures::of(&stats.site_templates),
+        indexes: index_stats(out)?,
+        elapsed_secs: state.elapsed_secs,
+        resumed,
+        replica_index,
+        site_models: sites.figures,
+    };
+    crate::output::write_json_atomically(&out.join(SUMMARY_FILE), &summary)?;
+    Ok(summary)
+}
+
+/// The state of the run to resume in `out`, checked against this run's settings.
+fn resume_state(out: &Path, state_path: &Path, settings: &RunSettings) -> Result<RunState> {
+    if !state_path.exists() {
+        return Err(nothing_to_resume(out));
+    }
+    let state = RunState::load(state_path)?;
+    if &state.settings != settings {
+        return Err(Error::bad_input(
+            out.display().to_string(),
+            format!(
+                "--resume needs the same inputs and settings as the interrupted run: {}",
+                state.settings.differences(settings).join("; ")
+            ),
+        ));
+    }
+    Ok(state)
+}
