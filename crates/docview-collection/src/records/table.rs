@@ -279,6 +279,15 @@ impl Row {
             .filter(|f| !matches!(f, Field::Null))
     }
 
+    /// True when the row has column `name` without a value (a missing value of an optional
+    /// column); false when the value is there, or the row has no such column.
+    pub fn is_null(&self, name: &str) -> bool {
+        self.fields
+            .iter()
+            .find(|(n, _)| n == name)
+            .is_some_and(|(_, f)| matches!(f, Field::Null))
+    }
+
     /// An integer column's value.
     pub fn int(&self, name: &str) -> Option<i64> {
         match self.field(name)? {
@@ -379,6 +388,8 @@ mod tests {
         assert_eq!(rows[0].int("seq"), Some(3));
         assert_eq!(rows[0].float("score"), Some(0.5));
         assert_eq!(rows[1].float("score"), None);
+        assert!(rows[1].is_null("score") && !rows[0].is_null("score"));
+        assert!(!rows[0].is_null("no such column"));
         assert_eq!(rows[1].text("url").as_deref(), Some("http://b/"));
         assert_eq!(rows[0].bytes("sig"), None);
         assert_eq!(rows[1].bytes("sig"), Some(vec![1, 2, 3]));

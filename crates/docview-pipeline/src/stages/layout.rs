@@ -1,0 +1,123 @@
+//! The work folder's layout: the name of every file a stage writes there and another reads, in
+//! one place. The plan (`plan.json`) and the completion markers (`done/STAGE-N`) are the
+//! plan's ([`super::plan`]); the spill of cleaned pages is [`crate::spill`]'s; the statistics
+//! are `stats.json` ([`crate::STATS_FILE`]), as in an output folder.
+//!
+//! ```text
+//! WORK/
+//!   earlier.parquet  earlier.json  earlier-bands-P.parquet     stage earlier
+//!   sites.json                                                 stage merge-sites
+//!   stats.json  unit-seqs.json                                 stage merge-stats
+//!   pairs-P.parquet  pairs-P.json                              stage pairs, band part P
+//!   decisions.parquet                                          stage resolve
+//!   shard-S/
+//!     site-pages.jsonl  site-samples.parquet                   stage sites
+//!     counts.json  stat-rows.jsonl  (the spill)                stage stats
+//!     pages.parquet  bands-P.parquet  skipped-events.jsonl     stage pages
+//!     out/  final-counts.json                                  stage finalise
+//! ```
+
+use std::path::{Path, PathBuf};
+
+/// The kept pages of the earlier runs: their order keys (`key`, see [`crate::earlier`]), runs,
+/// `seq`, URLs and fingerprints.
+pub(super) const EARLIER: &str = "earlier.parquet";
+/// The earlier runs' labels and page count.
+pub(super) const EARLIER_RUNS: &str = "earlier.json";
+/// The site models of the run.
+pub(super) const SITES_FILE: &str = "sites.json";
+/// Each unit's first `seq`.
+pub(super) const UNIT_SEQS: &str = "unit-seqs.json";
+/// The replica decisions.
+pub(super) const DECISIONS: &str = "decisions.parquet";
+
+/// A shard's pages as the site sampler sees them (key and URL), in order.
+pub(super) const SITE_PAGES: &str = "site-pages.jsonl";
+/// The raw pages a site sampler of the shard alone picks.
+pub(super) const SITE_SAMPLES: &str = "site-samples.parquet";
+/// A shard's units' event and page counts, and its pages' document frequencies.
+pub(super) const SHARD_COUNTS: &str = "counts.json";
+/// What the statistics learn of each readable page of a shard, in order.
+pub(super) const STAT_ROWS: &str = "stat-rows.jsonl";
+/// A shard's integrated and fingerprinted pages.
+pub(super) const PAGES: &str = "pages.parquet";
+/// A shard's skipped inputs, keyed by their place in the run.
+pub(super) const SKIPPED_EVENTS: &str = "skipped-events.jsonl";
+/// What a shard's finalise counted.
+pub(super) const FINAL_COUNTS: &str = "final-counts.json";
+
+/// The folder of shard `shard`'s files.
+pub(super) fn shard_dir(work: &Path, shard: usize) -> PathBuf {
+    work.join(format!("shard-{shard}"))
+}
+
+/// The output folder of shard `shard`'s finalise: its records, replica lines and indexes.
+pub(super) fn shard_out(work: &Path, shard: usize) -> PathBuf {
+    shard_dir(work, shard).join("out")
+}
+
+/// Band part `part` of the band keys of a shard, in its folder `dir`.
+pub(super) fn bands_file(dir: &Path, part: usize) -> PathBuf {
+    dir.join(format!("bands-{part}.parquet"))
+}
+
+/// Band part `part` of the earlier runs' band keys.
+pub(super) fn earlier_bands_file(work: &Path, part: usize) -> PathBuf {
+    work.join(format!("earlier-bands-{part}.parquet"))
+}
+
+/// The confirmed pairs of band part `part`.
+pub(super) fn pairs_file(work: &Path, part: usize) -> PathBuf {
+    work.join(format!("pairs-{part}.parquet"))
+}
+
+/// The figures of band part `part`'s pairs (band keys, candidate and confirmed pairs).
+pub(super) fn pairs_figures_file(work: &Path, part: usize) -> PathBuf {
+    work.join(format!("pairs-{part}.json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_files_of_a_shard_and_a_part_keep_their_names() {
+        let work = Path::new("/w");
+        assert_eq!(shard_dir(work, 2), Path::new("/w/shard-2"));
+        assert_eq!(shard_out(work, 0), Path::new("/w/shard-0/out"));
+        assert_eq!(
+            bands_file(&shard_dir(work, 1), 3),
+            Path::new("/w/shard-1/bands-3.parquet")
+        );
+        assert_eq!(
+            earlier_bands_file(work, 0),
+            Path::new("/w/earlier-bands-0.parquet")
+        );
+        assert_eq!(pairs_file(work, 4), Path::new("/w/pairs-4.parquet"));
+        assert_eq!(pairs_figures_file(work, 4), Path::new("/w/pairs-4.json"));
+    }
+
+    #[test]
+    fn no_two_files_share_a_name() {
+        let mut names = vec![
+            EARLIER,
+            EARLIER_RUNS,
+            SITES_FILE,
+            UNIT_SEQS,
+            DECISIONS,
+            SITE_PAGES,
+            SITE_SAMPLES,
+            SHARD_COUNTS,
+            STAT_ROWS,
+            PAGES,
+            SKIPPED_EVENTS,
+            FINAL_COUNTS,
+            crate::STATS_FILE,
+            crate::stages::plan::PLAN_FILE,
+        ];
+        let all = names.len();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), all);
+    }
+}
