@@ -6,11 +6,11 @@
 //! topic words, paragraphs, hub blocks), and whether each of the training pages' most common
 //! URL and title words is there.
 //!
-//! Each class has its own trees (forust, through the learned cleaner's [`Stage`]: the project
-//! carries one ML crate), trained on every training page with the class as the positive label
-//! and each page weighted by the inverse of its class's size, so that the small classes count
-//! as much as the articles. A page's class is the one whose trees give the highest
-//! probability; its score is that probability's share of the sum over the classes.
+//! Each class has its own trees (a [`Stage`] of `docview-trees`, as the learned cleaner's block
+//! model: the project carries one ML crate), trained on every training page with the class as
+//! the positive label and each page weighted by the inverse of its class's size, so that the
+//! small classes count as much as the articles. A page's class is the one whose trees give the
+//! highest probability; its score is that probability's share of the sum over the classes.
 //!
 //! A page without a web address (a local file that declares none: [`PageShape::url`]) has no
 //! URL features, and a file path must not stand in for them. Each class therefore has a second
@@ -22,8 +22,8 @@
 
 use std::collections::BTreeMap;
 
-use docview_clean::{Stage, TrainParams};
 use docview_page::{PageSignals, SIGNAL_COUNT, signal_names};
+use docview_trees::{BoostParams, Stage};
 use serde::{Deserialize, Serialize};
 
 use crate::{Classification, Error, PageShape, Result};
@@ -408,12 +408,12 @@ impl TreeClassifier {
             .iter()
             .map(|(l, _)| n / (classes.len() as f64 * counts[l] as f64))
             .collect();
-        let train = TrainParams {
+        let train = BoostParams {
             trees: params.trees,
             max_depth: params.max_depth,
             learning_rate: params.learning_rate,
+            seed: 0,
             threads,
-            ..TrainParams::default()
         };
         let trees_of = |rows: &[f32], what: &str| {
             classes

@@ -32,6 +32,7 @@ pub use error::{Error, Result};
 
 pub use docview_page::PageType;
 use docview_page::{NodeId, Show, TagTree};
+pub use docview_trees::{MAX_TREE_DEPTH, Stage};
 pub use framework::{Analysis, Framework, FrameworkParams};
 pub use infodiscoverer::{
     BlockTags, ContentBlock, InfoDiscoverer, InfoDiscovererParams, PageCluster, SiteClusters,
@@ -49,8 +50,8 @@ pub use learned::{
     decide, main_region, prose_page,
 };
 pub use model::{
-    BlockModel, MAX_TREE_DEPTH, MODEL_FORMAT, MODEL_VERSION, PROSE_THRESHOLD, SITE_WIDTH, Stage,
-    THRESHOLD, TrainParams, joined_rows, model_digest, site_rows,
+    BlockModel, MODEL_FORMAT, MODEL_VERSION, PROSE_THRESHOLD, SITE_WIDTH, THRESHOLD, TrainParams,
+    joined_rows, model_digest, site_rows,
 };
 pub use purified::topic_content_page;
 pub use site_evidence::{PageSignature, RepeatsLearner, SiteRepeats};
