@@ -29,9 +29,9 @@ use serde::{Deserialize, Serialize};
 use crate::{Classification, Error, PageShape, Result};
 
 /// The format name of a trees classifier file.
-pub const TREES_FORMAT: &str = "docview-classifier-trees";
+pub(crate) const TREES_FORMAT: &str = "docview-classifier-trees";
 /// The version of the trees classifier file format this build reads and writes.
-pub const TREES_VERSION: u32 = 1;
+pub(crate) const TREES_VERSION: u32 = 1;
 
 /// A page as the trees read it.
 #[derive(Debug, Clone, Copy)]
@@ -231,9 +231,9 @@ fn title_words(title: &str) -> Vec<String> {
 /// The trees classifier.
 #[derive(Serialize, Deserialize)]
 pub struct TreeClassifier {
-    /// Always [`TREES_FORMAT`].
+    /// Always `docview-classifier-trees`.
     pub format: String,
-    /// [`TREES_VERSION`] when written by this docview.
+    /// The file format's version, 1 when written by this docview.
     pub version: u32,
     /// What the classes are (the ground-truth field trained on).
     pub scheme: String,
@@ -492,7 +492,7 @@ impl TreeClassifier {
             source_name: source_name.to_string(),
             reason,
         };
-        crate::check_header(json, TREES_FORMAT, TREES_VERSION, source_name)?;
+        crate::model::check_header(json, TREES_FORMAT, TREES_VERSION, source_name)?;
         let mut model: TreeClassifier =
             serde_json::from_str(json).map_err(|e| bad(format!("malformed: {e}")))?;
         if model.features != feature_names(&model.vocab()) {
