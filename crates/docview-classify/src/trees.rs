@@ -233,7 +233,8 @@ fn title_words(title: &str) -> Vec<String> {
 pub struct TreeClassifier {
     /// Always `docview-classifier-trees`.
     pub format: String,
-    /// The file format's version, 1 when written by this docview.
+    /// The file format's version, this docview's when written by it (a model of another
+    /// version is refused).
     pub version: u32,
     /// What the classes are (the ground-truth field trained on).
     pub scheme: String,

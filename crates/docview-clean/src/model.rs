@@ -27,9 +27,9 @@ use crate::{Error, Result};
 use docview_page::TagTree;
 
 /// The format name written in every model file.
-pub const MODEL_FORMAT: &str = "docview-block-model";
+pub(crate) const MODEL_FORMAT: &str = "docview-block-model";
 /// The version of the model file layout and of the features; bumped whenever either changes.
-pub const MODEL_VERSION: u32 = 3;
+pub(crate) const MODEL_VERSION: u32 = 3;
 
 /// The model shipped inside the binary, gzip-compressed (built by `docview train-cleaner`, see
 /// the README).
@@ -53,7 +53,7 @@ pub fn model_digest(path: Option<&Path>) -> Result<String> {
 }
 
 /// The threshold a model is trained with: a block scored at least this is topic content, on a
-/// page that is not a [prose page](super::learned::prose_page). Below the 0.5 of a plain
+/// page that is not a prose page (see [`PROSE_THRESHOLD`]). Below the 0.5 of a plain
 /// probability: pages of lists, products and services gain recall, cross-validated by site
 /// (the README gives the sweep).
 pub const THRESHOLD: f32 = 0.45;
@@ -74,10 +74,10 @@ pub struct TrainParams {
     pub learning_rate: f32,
     /// Seed of any randomness in training.
     pub seed: u64,
-    /// Learn a [lexicon](super::lexicon) from the labelled blocks and fill each row's lexicon
+    /// Learn a [lexicon](crate::Lexicon) from the labelled blocks and fill each row's lexicon
     /// features from it; without, they stay 0 and the model has no lexicon.
     pub lexicon: bool,
-    /// Train a site stage on the pages' [site evidence](super::site_evidence), read where a
+    /// Train a site stage on the pages' [site evidence](crate::SiteRepeats), read where a
     /// page's site has a model; without, the model judges every page alone.
     #[serde(default)]
     pub site_evidence: bool,
@@ -117,17 +117,18 @@ impl Training for TrainParams {
 /// A trained block model.
 #[derive(Serialize, Deserialize)]
 pub struct BlockModel {
-    /// Always [`MODEL_FORMAT`].
+    /// Always `docview-block-model`.
     pub format: String,
-    /// The layout version, [`MODEL_VERSION`] when written by this docview.
+    /// The layout version, this docview's when written by it (a model of another version is
+    /// refused).
     pub version: u32,
     /// The feature names, in row order.
     pub features: Vec<String>,
     /// A block is topic content when its score reaches this, except on a prose page.
     pub threshold: f32,
     /// The threshold on a prose page, whose blocks at or above `threshold` are mostly long
-    /// paragraphs (the learned cleaner's [`prose_page`](super::learned::prose_page)). `None` in a
-    /// model file written before it: every page of such a model uses `threshold`.
+    /// paragraphs (the page reads as one text, not as a list of items). `None` in a model file
+    /// written before it: every page of such a model uses `threshold`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prose_threshold: Option<f32>,
     /// What it was trained on (sets, pages, blocks).
@@ -329,7 +330,7 @@ impl BlockModel {
     }
 
     /// [`BlockModel::scores`] for a page whose site has a model: `site` holds each block's
-    /// [site evidence](super::site_evidence) row ([`N_SITE`] values), read by the site stage,
+    /// [site evidence](crate::SiteRepeats) row ([`N_SITE`] values), read by the site stage,
     /// whose score replaces the second stage's where it is lower. Without `site`, or without a
     /// site stage, the second stage's scores.
     pub fn scores_in_site(
