@@ -180,21 +180,21 @@ impl Cleaned {
 }
 
 /// A page of at most this many visible text blocks is a short page ([`short_page_prose`]).
-pub const SHORT_PAGE_BLOCKS: usize = 3;
+pub(crate) const SHORT_PAGE_BLOCKS: usize = 3;
 
 /// A text block of a short page is prose when it has at least this many terms and is not a
 /// hub block (mostly anchor text) nor an image block.
-pub const SHORT_PAGE_MIN_TERMS: u32 = 5;
+pub(crate) const SHORT_PAGE_MIN_TERMS: u32 = 5;
 
 /// The reason of a block kept by the short-page rule.
-pub const SHORT_PAGE_REASON: &str = "a short page's prose";
+pub(crate) const SHORT_PAGE_REASON: &str = "a short page's prose";
 
 /// The prose blocks of a short page, the topic content a cleaner that kept nothing of it keeps
 /// (issue 25: a one-paragraph page is not empty): when the page has at most
 /// [`SHORT_PAGE_BLOCKS`] visible text blocks, those of them with [`SHORT_PAGE_MIN_TERMS`] terms
 /// or more that are neither hub nor image blocks. Empty for any other page, and for a short
 /// page of links, images or a few words.
-pub fn short_page_prose(tree: &TagTree) -> Vec<NodeId> {
+pub(crate) fn short_page_prose(tree: &TagTree) -> Vec<NodeId> {
     let mut text_blocks = 0usize;
     let mut prose = Vec::new();
     for id in tree.text_blocks() {
