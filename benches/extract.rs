@@ -10,8 +10,7 @@
 mod common;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use docview::clean::features::block_features;
-use docview::clean::{Cleaner, Framework, Learned};
+use docview::clean::{Cleaner, Framework, Learned, block_features};
 use docview::extract::{PageLimits, extract_page, parse_page};
 
 fn bench_extract(c: &mut Criterion) {

@@ -76,10 +76,7 @@ fn bench_minhash(c: &mut Criterion) {
             index.insert(seq as u64, &sig);
         }
     }
-    let tokens: usize = texts
-        .iter()
-        .map(|t| docview::text::tokens::count_tokens(t))
-        .sum();
+    let tokens: usize = texts.iter().map(|t| docview::text::count_tokens(t)).sum();
     eprintln!(
         "{name}: {} topic texts, {} tokens on average; LSH index {} pages, {} bytes per page",
         texts.len(),

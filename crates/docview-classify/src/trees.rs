@@ -6,11 +6,11 @@
 //! topic words, paragraphs, hub blocks), and whether each of the training pages' most common
 //! URL and title words is there.
 //!
-//! Each class has its own trees (forust, through the learned cleaner's [`Stage`]: the project
-//! carries one ML crate), trained on every training page with the class as the positive label
-//! and each page weighted by the inverse of its class's size, so that the small classes count
-//! as much as the articles. A page's class is the one whose trees give the highest
-//! probability; its score is that probability's share of the sum over the classes.
+//! Each class has its own trees (a [`Stage`] of `docview-trees`, as the learned cleaner's block
+//! model: the project carries one ML crate), trained on every training page with the class as
+//! the positive label and each page weighted by the inverse of its class's size, so that the
+//! small classes count as much as the articles. A page's class is the one whose trees give the
+//! highest probability; its score is that probability's share of the sum over the classes.
 //!
 //! A page without a web address (a local file that declares none: [`PageShape::url`]) has no
 //! URL features, and a file path must not stand in for them. Each class therefore has a second
@@ -22,16 +22,16 @@
 
 use std::collections::BTreeMap;
 
-use docview_clean::{Stage, TrainParams};
 use docview_page::{PageSignals, SIGNAL_COUNT, signal_names};
+use docview_trees::{BoostParams, Stage};
 use serde::{Deserialize, Serialize};
 
 use crate::{Classification, Error, PageShape, Result};
 
 /// The format name of a trees classifier file.
-pub const TREES_FORMAT: &str = "docview-classifier-trees";
+pub(crate) const TREES_FORMAT: &str = "docview-classifier-trees";
 /// The version of the trees classifier file format this build reads and writes.
-pub const TREES_VERSION: u32 = 1;
+pub(crate) const TREES_VERSION: u32 = 1;
 
 /// A page as the trees read it.
 #[derive(Debug, Clone, Copy)]
@@ -231,9 +231,10 @@ fn title_words(title: &str) -> Vec<String> {
 /// The trees classifier.
 #[derive(Serialize, Deserialize)]
 pub struct TreeClassifier {
-    /// Always [`TREES_FORMAT`].
+    /// Always `docview-classifier-trees`.
     pub format: String,
-    /// [`TREES_VERSION`] when written by this docview.
+    /// The file format's version, this docview's when written by it (a model of another
+    /// version is refused).
     pub version: u32,
     /// What the classes are (the ground-truth field trained on).
     pub scheme: String,
@@ -408,12 +409,12 @@ impl TreeClassifier {
             .iter()
             .map(|(l, _)| n / (classes.len() as f64 * counts[l] as f64))
             .collect();
-        let train = TrainParams {
+        let train = BoostParams {
             trees: params.trees,
             max_depth: params.max_depth,
             learning_rate: params.learning_rate,
+            seed: 0,
             threads,
-            ..TrainParams::default()
         };
         let trees_of = |rows: &[f32], what: &str| {
             classes
@@ -492,7 +493,7 @@ impl TreeClassifier {
             source_name: source_name.to_string(),
             reason,
         };
-        crate::check_header(json, TREES_FORMAT, TREES_VERSION, source_name)?;
+        crate::model::check_header(json, TREES_FORMAT, TREES_VERSION, source_name)?;
         let mut model: TreeClassifier =
             serde_json::from_str(json).map_err(|e| bad(format!("malformed: {e}")))?;
         if model.features != feature_names(&model.vocab()) {

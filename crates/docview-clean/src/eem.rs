@@ -35,11 +35,11 @@ use docview_page::{Item, NodeId, TagTree};
 use crate::{BlockEvidence, Cleaned, Cleaner, Decision};
 
 /// The container tags of docview's tree that are block tags of the paper (§3.3).
-pub const BLOCK_TAGS: &[&str] = &["div", "p", "li", "ul", "ol", "td", "tr", "table"];
+pub(crate) const BLOCK_TAGS: &[&str] = &["div", "p", "li", "ul", "ol", "td", "tr", "table"];
 
 /// The element nodes of a block's subtree by type (§3.4).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ElementNodes {
+pub(crate) struct ElementNodes {
     /// Text nodes outside anchors that hold more than whitespace.
     pub text: u32,
     /// Hyperlinks.
@@ -50,12 +50,12 @@ pub struct ElementNodes {
 
 impl ElementNodes {
     /// `W`: the weight of all element nodes.
-    pub fn total(&self) -> u32 {
+    pub(crate) fn total(&self) -> u32 {
         self.text + self.links + self.images
     }
 
     /// The block entropy of equation (2), in bits; 0 for a block without element nodes.
-    pub fn entropy(&self) -> f32 {
+    pub(crate) fn entropy(&self) -> f32 {
         let total = self.total();
         if total == 0 {
             return 0.0;
@@ -81,7 +81,7 @@ impl ElementNodes {
 
 /// The element nodes of each node's subtree, by node id (hidden nodes count nothing, and
 /// nothing toward their ancestors).
-pub fn element_nodes(tree: &TagTree) -> Vec<ElementNodes> {
+pub(crate) fn element_nodes(tree: &TagTree) -> Vec<ElementNodes> {
     let mut out: Vec<ElementNodes> = tree
         .nodes
         .iter()
@@ -119,7 +119,7 @@ pub fn element_nodes(tree: &TagTree) -> Vec<ElementNodes> {
 
 /// The informative block (§3.5): the block of maximum entropy; of equal entropies, the largest
 /// `W`, then the first. `None` when the page has no block with element nodes.
-pub fn informative_block(tree: &TagTree, nodes: &[ElementNodes]) -> Option<NodeId> {
+pub(crate) fn informative_block(tree: &TagTree, nodes: &[ElementNodes]) -> Option<NodeId> {
     let mut best: Option<(f32, u32, NodeId)> = None;
     for (id, node) in tree.nodes.iter().enumerate() {
         let counts = nodes[id];
@@ -140,7 +140,7 @@ pub fn informative_block(tree: &TagTree, nodes: &[ElementNodes]) -> Option<NodeI
 
 /// The EEM cleaner (see the module documentation). It has no parameters.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct Eem;
+pub(crate) struct Eem;
 
 impl Cleaner for Eem {
     fn kind(&self) -> crate::CleanerKind {

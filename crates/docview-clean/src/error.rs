@@ -29,3 +29,13 @@ pub enum Error {
     #[error("unknown cleaner {0:?} (known: {1})")]
     UnknownCleaner(String, String),
 }
+
+/// A stage of the block model that cannot be trained.
+impl From<docview_trees::Error> for Error {
+    fn from(e: docview_trees::Error) -> Self {
+        Error::Model {
+            source_name: "training".into(),
+            reason: e.to_string(),
+        }
+    }
+}

@@ -23,7 +23,7 @@ use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
 use super::framework::Analysis;
 use docview_page::{Hint, Item, NodeId, PageType, TagTree};
-use docview_text::tokens::for_each_token_span;
+use docview_text::for_each_token_span;
 
 /// Names of the features, in row order. A model file lists the names it was trained on, so a
 /// model of other features is refused instead of misread.
@@ -106,7 +106,7 @@ pub struct BlockFeatures {
     /// The rows, row after row, [`N_FEATURES`] values each.
     pub values: Vec<f32>,
     /// The hashes of the blocks' tokens (the scorer's tokens, ASCII lowercased; one per CJK
-    /// ideograph), block after block, for the [lexicon](super::lexicon).
+    /// ideograph), block after block, for the [lexicon](crate::Lexicon).
     pub token_hashes: Vec<u32>,
     /// Where each block's tokens end in `token_hashes`.
     pub token_ends: Vec<u32>,
@@ -344,7 +344,7 @@ pub fn block_features(tree: &TagTree, analysis: &Analysis) -> BlockFeatures {
                         st.weighty += 1;
                     }
                     let first = tok.chars().next().unwrap_or(' ');
-                    if docview_text::tokens::is_cjk(first) {
+                    if docview_text::is_cjk(first) {
                         st.cjk += 1;
                     }
                     st.token_chars += tok.chars().count() as u32;
@@ -598,7 +598,7 @@ pub fn block_features(tree: &TagTree, analysis: &Analysis) -> BlockFeatures {
 /// first-stage score beside the scores of its neighbours in reading order and of the blocks
 /// that share its parent, grandparent and great-grandparent (term-weighted means and the share
 /// of their terms scored as content), and of the page.
-pub const CONTEXT_NAMES: &[&str] = &[
+pub(crate) const CONTEXT_NAMES: &[&str] = &[
     "score",
     "prev_score",
     "next_score",

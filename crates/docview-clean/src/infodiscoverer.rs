@@ -49,7 +49,7 @@ use crate::{BlockEvidence, Cleaned, Cleaner, Decision, SiteLearner, SiteModel};
 
 /// How a page is partitioned into content blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BlockTags {
+pub(crate) enum BlockTags {
     /// By `<TABLE>`, as in the paper.
     Table,
     /// By every container tag of docview's tree, the refinement the paper proposes.
@@ -59,7 +59,7 @@ pub enum BlockTags {
 
 /// InfoDiscoverer's parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct InfoDiscovererParams {
+pub(crate) struct InfoDiscovererParams {
     /// How pages are partitioned into content blocks.
     pub blocks: BlockTags,
     /// Fewer pages than this in a site: no model, the fallback cleans them.
@@ -83,7 +83,7 @@ impl Default for InfoDiscovererParams {
 }
 
 /// The default [`InfoDiscovererParams::template_similarity`].
-pub const TEMPLATE_SIMILARITY: f32 = 0.5;
+pub(crate) const TEMPLATE_SIMILARITY: f32 = 0.5;
 
 /// One page cluster of a site (§4): its sampled pages of one template, and what was learnt
 /// from them.
@@ -122,7 +122,7 @@ impl SiteClusters {
 /// Groups pages by template: each page (in order) joins the group whose first page's block
 /// paths are most like its own (the first of equals) when that similarity is at least
 /// `min_similarity`, else starts a group. Returns the groups as page indexes, in order.
-pub fn template_clusters(paths: &[Vec<u64>], min_similarity: f32) -> Vec<Vec<usize>> {
+pub(crate) fn template_clusters(paths: &[Vec<u64>], min_similarity: f32) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for (i, page) in paths.iter().enumerate() {
         let mut best: Option<(usize, f32)> = None;
@@ -167,7 +167,7 @@ impl SiteEntropy {
 }
 
 /// The key a feature is kept under: its FxHash (deterministic, no per-process seed).
-pub fn feature_key(feature: &str) -> u64 {
+pub(crate) fn feature_key(feature: &str) -> u64 {
     let mut h = FxHasher::default();
     feature.hash(&mut h);
     h.finish()
@@ -175,7 +175,7 @@ pub fn feature_key(feature: &str) -> u64 {
 
 /// `H(F)` of §4.3 from a feature's frequencies in each of `d` pages (pages without it may be
 /// left out): `-Σ w log_d w` with `w` the page's share of the frequencies.
-pub fn feature_entropy(frequencies: &[u32], d: usize) -> f32 {
+pub(crate) fn feature_entropy(frequencies: &[u32], d: usize) -> f32 {
     let total: u64 = frequencies.iter().map(|&f| f as u64).sum();
     if total == 0 || d < 2 {
         return 0.0;
@@ -196,7 +196,7 @@ pub fn feature_entropy(frequencies: &[u32], d: usize) -> f32 {
 /// blocks (`H(CB) <= t`) of the site's pages; `t` goes from 0.1 by 0.1 to 0.9 and stops at the
 /// first value that has features and after which the next brings no more. 0.9 when every
 /// step brings more.
-pub fn greedy_threshold(features: impl Fn(f32) -> usize) -> f32 {
+pub(crate) fn greedy_threshold(features: impl Fn(f32) -> usize) -> f32 {
     let steps: Vec<f32> = (1..=9).map(|k| k as f32 / 10.0).collect();
     let counts: Vec<usize> = steps.iter().map(|&t| features(t)).collect();
     for k in 0..steps.len() - 1 {
@@ -210,7 +210,7 @@ pub fn greedy_threshold(features: impl Fn(f32) -> usize) -> f32 {
 /// One content block of a page: the node it stands for and its features with their
 /// frequencies (sorted by feature).
 #[derive(Debug, Clone, PartialEq)]
-pub struct ContentBlock {
+pub(crate) struct ContentBlock {
     /// The block's node (the root block is node 0).
     pub node: NodeId,
     /// Its features and their frequencies in the block.
@@ -245,7 +245,11 @@ fn block_of(tree: &TagTree, mode: BlockTags) -> Vec<NodeId> {
 
 /// The content blocks of a page (§4.1) with their features (§4.2), in document order; blocks
 /// without text are left out.
-pub fn content_blocks(tree: &TagTree, mode: BlockTags, analyzer: &Analyzer) -> Vec<ContentBlock> {
+pub(crate) fn content_blocks(
+    tree: &TagTree,
+    mode: BlockTags,
+    analyzer: &Analyzer,
+) -> Vec<ContentBlock> {
     blocks_of_owners(tree, &block_of(tree, mode), analyzer)
 }
 
@@ -286,7 +290,7 @@ fn title_features(tree: &TagTree, analyzer: &Analyzer) -> Vec<(String, u32)> {
 
 /// `H(CB)` (§4.4): the mean entropy of the block's features under `site` (0 for a feature
 /// the site's learnt pages do not have); `None` for a block without features.
-pub fn block_entropy<'a>(
+pub(crate) fn block_entropy<'a>(
     features: impl IntoIterator<Item = &'a str>,
     site: &SiteEntropy,
 ) -> Option<f32> {
@@ -437,7 +441,7 @@ fn cluster_entropy(pages: &[&PageBlocks]) -> SiteEntropy {
 }
 
 /// The InfoDiscoverer cleaner (see the module documentation).
-pub struct InfoDiscoverer {
+pub(crate) struct InfoDiscoverer {
     /// Its parameters.
     pub params: InfoDiscovererParams,
     analyzer: Analyzer,
@@ -455,7 +459,7 @@ impl std::fmt::Debug for InfoDiscoverer {
 
 impl InfoDiscoverer {
     /// InfoDiscoverer with `params`; pages of sites without a model are cleaned by `fallback`.
-    pub fn new(params: InfoDiscovererParams, fallback: Box<dyn Cleaner>) -> Self {
+    pub(crate) fn new(params: InfoDiscovererParams, fallback: Box<dyn Cleaner>) -> Self {
         InfoDiscoverer {
             params,
             analyzer: Analyzer::new(),
@@ -464,7 +468,7 @@ impl InfoDiscoverer {
     }
 
     /// Each content block of `tree` with its `H(CB)` under `site`, in document order.
-    pub fn block_entropies(&self, tree: &TagTree, site: &SiteEntropy) -> Vec<(NodeId, f32)> {
+    pub(crate) fn block_entropies(&self, tree: &TagTree, site: &SiteEntropy) -> Vec<(NodeId, f32)> {
         self.entropies_of_owners(tree, &block_of(tree, self.params.blocks), site)
     }
 

@@ -36,16 +36,16 @@ use docview_page::{Counts, Item, NodeId, TagTree};
 use crate::{BlockEvidence, Cleaned, Cleaner, Decision};
 
 /// The longest repetition docview looks for, in tags.
-pub const MAX_PATTERN: usize = 32;
+pub(crate) const MAX_PATTERN: usize = 32;
 
 /// Key patterns are looked for in the first this many elements of a sequence (the virtual
 /// nodes are then cut over all of it), so a node of 100,000 children costs no more than one
 /// of 4,096.
-pub const MAX_SCANNED: usize = 4096;
+pub(crate) const MAX_SCANNED: usize = 4096;
 
 /// The key-pattern cleaner's parameters.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct KeyPatternParams {
+pub(crate) struct KeyPatternParams {
     /// `t` of §3.7: a block with fewer important tags is noise.
     pub threshold: u32,
 }
@@ -58,7 +58,7 @@ impl Default for KeyPatternParams {
 
 /// One element of a node's 1-depth child sequence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Element<'a> {
+pub(crate) struct Element<'a> {
     /// The tag, e.g. `p`, `h2`, `img`.
     pub tag: &'a str,
     /// The container node, for a child block; `None` for a heading or an image.
@@ -67,7 +67,7 @@ pub struct Element<'a> {
 
 /// The 1-depth child sequence of `id` (§3.3): its child containers, its headings (a run of
 /// heading text of one level is one `hN`) and its images, in document order.
-pub fn child_sequence(tree: &TagTree, id: NodeId) -> Vec<Element<'_>> {
+pub(crate) fn child_sequence(tree: &TagTree, id: NodeId) -> Vec<Element<'_>> {
     let mut out = Vec::new();
     for_each_child_element(tree, id, |e| out.push(e));
     out
@@ -112,7 +112,7 @@ const HEADINGS: [&str; 6] = ["h1", "h2", "h3", "h4", "h5", "h6"];
 /// The repetitions of `seq` (§3.4): each subsequence of length `2..=min(n/2, MAX_PATTERN)`
 /// occurring at least twice without overlap, with its non-overlapping count; longest first,
 /// then by first occurrence.
-pub fn repetitions<T: Eq + std::hash::Hash + Copy>(seq: &[T]) -> Vec<(Vec<T>, usize)> {
+pub(crate) fn repetitions<T: Eq + std::hash::Hash + Copy>(seq: &[T]) -> Vec<(Vec<T>, usize)> {
     let n = seq.len();
     let mut out = Vec::new();
     for m in (2..=(n / 2).min(MAX_PATTERN)).rev() {
@@ -153,7 +153,7 @@ fn non_overlapping(starts: &[usize], m: usize) -> usize {
 
 /// The key patterns of `seq` (§3.4): its repetitions that no longer repetition contains;
 /// longest first, then most frequent, then first.
-pub fn key_patterns<T: Eq + std::hash::Hash + Copy>(seq: &[T]) -> Vec<(Vec<T>, usize)> {
+pub(crate) fn key_patterns<T: Eq + std::hash::Hash + Copy>(seq: &[T]) -> Vec<(Vec<T>, usize)> {
     let reps = repetitions(seq);
     let mut keys: Vec<(Vec<T>, usize)> = reps
         .iter()
@@ -172,7 +172,7 @@ pub fn key_patterns<T: Eq + std::hash::Hash + Copy>(seq: &[T]) -> Vec<(Vec<T>, u
 /// The blocks of `seq` cut by `key` (§3.5), as index ranges: a virtual node from each match of
 /// `key` up to the next match, or, when every tag of `key` is the same, the run of its matches;
 /// the elements outside any virtual node each a block of its own.
-pub fn virtual_nodes<T: Eq + Copy>(seq: &[T], key: &[T]) -> Vec<std::ops::Range<usize>> {
+pub(crate) fn virtual_nodes<T: Eq + Copy>(seq: &[T], key: &[T]) -> Vec<std::ops::Range<usize>> {
     let m = key.len();
     let mut matches = Vec::new();
     let mut i = 0;
@@ -216,7 +216,7 @@ pub fn virtual_nodes<T: Eq + Copy>(seq: &[T], key: &[T]) -> Vec<std::ops::Range<
 
 /// The number of important tags of each node's subtree, the node's own tag not counted:
 /// its child containers, headings and images, and theirs (hidden nodes count nothing).
-pub fn tags_below(tree: &TagTree) -> Vec<u32> {
+pub(crate) fn tags_below(tree: &TagTree) -> Vec<u32> {
     let mut below: Vec<u32> = (0..tree.nodes.len())
         .map(|id| {
             let id = id as NodeId;
@@ -238,7 +238,7 @@ pub fn tags_below(tree: &TagTree) -> Vec<u32> {
 
 /// One block of the segmented node.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Block {
+pub(crate) struct Block {
     /// Its elements, as a range of the node's child sequence.
     pub elements: std::ops::Range<usize>,
     /// Its importance: the important tags in it and below it (§3.6).
@@ -248,7 +248,7 @@ pub struct Block {
 /// The page cut into blocks: the node whose child sequence is segmented, that sequence, and
 /// its blocks.
 #[derive(Debug, Clone)]
-pub struct Segmentation<'a> {
+pub(crate) struct Segmentation<'a> {
     /// The segmented node: the first below the root with more than one child element.
     pub node: NodeId,
     /// Its child sequence.
@@ -258,7 +258,7 @@ pub struct Segmentation<'a> {
 }
 
 /// Segments the page (§3.3-§3.6).
-pub fn segment(tree: &TagTree) -> Option<Segmentation<'_>> {
+pub(crate) fn segment(tree: &TagTree) -> Option<Segmentation<'_>> {
     if tree.nodes.is_empty() {
         return None;
     }
@@ -302,7 +302,7 @@ pub fn segment(tree: &TagTree) -> Option<Segmentation<'_>> {
 
 /// The key-pattern cleaner (see the module documentation).
 #[derive(Debug, Clone, Copy, Default)]
-pub struct KeyPattern {
+pub(crate) struct KeyPattern {
     /// Its parameters.
     pub params: KeyPatternParams,
 }

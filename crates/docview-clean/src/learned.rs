@@ -68,7 +68,7 @@ pub struct Explained {
     /// the page's site had no model or the model has no site stage.
     pub site: Vec<f32>,
     /// The threshold the page's blocks were decided with: the model's, or its prose threshold
-    /// on a [prose page](prose_page).
+    /// on a prose page (one whose kept blocks are mostly long paragraphs).
     pub threshold: f32,
     /// The cleaned page.
     pub cleaned: Cleaned,
@@ -196,15 +196,15 @@ impl Cleaner for Learned {
 
 /// A block of at least this many own terms and [`PROSE_BLOCK_SENTENCES`] sentence ends is a
 /// paragraph of prose for [`prose_page`].
-pub const PROSE_BLOCK_TERMS: u32 = 30;
+pub(crate) const PROSE_BLOCK_TERMS: u32 = 30;
 
 /// See [`PROSE_BLOCK_TERMS`]. Two, so that a listing's one-sentence teaser is no paragraph of
 /// prose, in Chinese above all, where each ideograph is a term.
-pub const PROSE_BLOCK_SENTENCES: usize = 2;
+pub(crate) const PROSE_BLOCK_SENTENCES: usize = 2;
 
 /// A page is a prose page when at least this share of the terms of its blocks scored at or
 /// above the model's threshold is in paragraphs of prose.
-pub const PROSE_SHARE: f32 = 0.5;
+pub(crate) const PROSE_SHARE: f32 = 0.5;
 
 /// True when a block is a paragraph of prose ([`PROSE_BLOCK_TERMS`]).
 fn is_prose(tree: &TagTree, id: NodeId) -> bool {
@@ -231,7 +231,7 @@ fn is_prose(tree: &TagTree, id: NodeId) -> bool {
 /// True when the blocks `scores` would keep at `threshold` are mostly long paragraphs: the page
 /// reads as one text (an article, a post, a documentation page) rather than as a list of
 /// items: the learned cleaner's page type, known before its blocks are decided.
-pub fn prose_page(
+pub(crate) fn prose_page(
     tree: &TagTree,
     features: &BlockFeatures,
     scores: &[f32],
@@ -252,13 +252,13 @@ pub fn prose_page(
 
 /// The share of the terms of the blocks reaching a page's threshold that its
 /// [main region](main_region) holds: the deepest node holding at least this share.
-pub const MAIN_REGION_SHARE: f32 = 0.7;
+pub(crate) const MAIN_REGION_SHARE: f32 = 0.7;
 
 /// A block before a page's [main region](main_region) (a headline, a dateline, but also
 /// breadcrumbs and section labels) is kept from this score.
-pub const BEFORE_REGION_SCORE: f32 = 0.75;
+pub(crate) const BEFORE_REGION_SCORE: f32 = 0.75;
 
-/// A block after a page's [main region](main_region) (comments, related stories, newsletter
+/// A block after a page's main region (comments, related stories, newsletter
 /// boxes, sidebars, footers) is kept from this score: an article page has one article, a
 /// listing one list.
 pub const AFTER_REGION_SCORE: f32 = 0.95;
@@ -287,7 +287,11 @@ fn page_threshold(
 /// node holding at least [`MAIN_REGION_SHARE`] of their terms, widened to hold the first of
 /// them that is a paragraph of prose (an article's comments may outweigh it, never precede
 /// it). `None` when the kept blocks have no terms.
-pub fn main_region(tree: &TagTree, features: &BlockFeatures, kept: &[bool]) -> Option<NodeId> {
+pub(crate) fn main_region(
+    tree: &TagTree,
+    features: &BlockFeatures,
+    kept: &[bool],
+) -> Option<NodeId> {
     let mut terms = vec![0u64; tree.nodes.len()];
     for &id in &features.nodes {
         if kept[id as usize] {
@@ -331,10 +335,10 @@ pub fn main_region(tree: &TagTree, features: &BlockFeatures, kept: &[bool]) -> O
 }
 
 /// The reason of a block that reached the threshold but was dropped outside the main region.
-pub const OUTSIDE_REGION_REASON: &str = "outside the main region, model score below its bar";
+pub(crate) const OUTSIDE_REGION_REASON: &str = "outside the main region, model score below its bar";
 
 /// The decisions of a page from its block scores, following the tree.
-pub fn decide(
+pub(crate) fn decide(
     tree: &TagTree,
     analysis: Analysis,
     features: &BlockFeatures,
@@ -460,7 +464,7 @@ mod tests {
     #[test]
     fn the_embedded_model_loads_and_cleans_a_sample_page() {
         let cleaner = Learned::embedded().expect("the shipped model loads");
-        assert_eq!(cleaner.model().version, crate::MODEL_VERSION);
+        assert_eq!(cleaner.model().version, crate::model::MODEL_VERSION);
         let tree = build(&sample("tide-pools.html"));
         let explained = cleaner.explain(&tree);
         let c = &explained.cleaned;

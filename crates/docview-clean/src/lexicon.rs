@@ -27,7 +27,7 @@ use super::features::FEATURE_NAMES;
 use super::features::{BlockFeatures, N_FEATURES};
 
 /// Names of the lexicon features: the last four of every feature row.
-pub const LEXICON_NAMES: &[&str] = &[
+pub(crate) const LEXICON_NAMES: &[&str] = &[
     "lexicon_word_mean",
     "lexicon_pair_mean",
     "lexicon_word_known",
@@ -35,10 +35,10 @@ pub const LEXICON_NAMES: &[&str] = &[
 ];
 
 /// Index of the first lexicon feature in a row.
-pub const LEXICON_FIRST: usize = N_FEATURES - LEXICON_NAMES.len();
+pub(crate) const LEXICON_FIRST: usize = N_FEATURES - LEXICON_NAMES.len();
 
 /// Fewest training pages a word or pair must stand on to get a weight.
-pub const MIN_PAGES: u32 = 5;
+pub(crate) const MIN_PAGES: u32 = 5;
 
 /// Word and word-pair weights (see the module doc).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

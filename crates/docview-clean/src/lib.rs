@@ -7,57 +7,52 @@
 //! site-aware cleaner ([`Cleaner::site_learner`], [`SiteModel`]); so is `wisdom`, which weighs
 //! terms by their entropy over the site and mines each page's informative structure (002). The learned cleaner is
 //! site-aware too when its model has a site stage: it reads what a site's pages repeat
-//! ([`site_evidence`]) as more features of its block decision.
+//! ([`SiteRepeats`]) as more features of its block decision.
 
 #![deny(missing_docs)]
 
 mod eem;
 mod error;
-pub mod features;
+mod features;
 mod framework;
 mod infodiscoverer;
 mod keypattern;
 mod kind;
 mod learned;
-pub mod lexicon;
+mod lexicon;
 mod model;
 mod purified;
-pub mod site_evidence;
+mod site_evidence;
 mod wisdom;
 
 use serde::Serialize;
 
-pub use eem::{BLOCK_TAGS as EEM_BLOCK_TAGS, Eem, ElementNodes, element_nodes, informative_block};
-pub use error::{Error, Result};
+use docview_page::{NodeId, Show, TagTree};
+use eem::Eem;
+use infodiscoverer::{BlockTags, InfoDiscoverer, InfoDiscovererParams};
+use keypattern::KeyPattern;
+use wisdom::{Wisdom, WisdomParams};
 
 pub use docview_page::PageType;
-use docview_page::{NodeId, Show, TagTree};
+pub use docview_trees::{MAX_TREE_DEPTH, Stage};
+pub use error::{Error, Result};
+pub use features::{
+    BlockFeatures, FEATURE_NAMES, N_CONTEXT, N_FEATURES, block_features, context_rows, parents,
+};
 pub use framework::{Analysis, Framework, FrameworkParams};
-pub use infodiscoverer::{
-    BlockTags, ContentBlock, InfoDiscoverer, InfoDiscovererParams, PageCluster, SiteClusters,
-    SiteEntropy, TEMPLATE_SIMILARITY, block_entropy, content_blocks, feature_entropy, feature_key,
-    greedy_threshold, template_clusters,
-};
-pub use keypattern::{
-    KeyPattern, KeyPatternParams, Segmentation, child_sequence, key_patterns, repetitions, segment,
-    virtual_nodes,
-};
+pub use infodiscoverer::SiteClusters;
 pub use kind::{CLEANERS, CleanerKind, DEFAULT_CLEANER};
-pub use learned::{
-    AFTER_REGION_SCORE, BEFORE_REGION_SCORE, Explained, Learned, MAIN_REGION_SHARE,
-    OUTSIDE_REGION_REASON, PROSE_BLOCK_SENTENCES, PROSE_BLOCK_TERMS, PROSE_SHARE, READ_MIN_PAGES,
-    decide, main_region, prose_page,
-};
+pub use learned::{AFTER_REGION_SCORE, Explained, Learned, READ_MIN_PAGES};
+pub use lexicon::Lexicon;
 pub use model::{
-    BlockModel, MAX_TREE_DEPTH, MODEL_FORMAT, MODEL_VERSION, PROSE_THRESHOLD, SITE_WIDTH, Stage,
-    THRESHOLD, TrainParams, joined_rows, model_digest, site_rows,
+    BlockModel, PROSE_THRESHOLD, SITE_WIDTH, THRESHOLD, TrainParams, joined_rows, model_digest,
+    site_rows,
 };
 pub use purified::topic_content_page;
-pub use site_evidence::{PageSignature, RepeatsLearner, SiteRepeats};
-pub use wisdom::{
-    BlockKind, InformativeStructure, SiteTerms, Wisdom, WisdomParams, incremental_entropy,
-    structure_information, term_weight,
+pub use site_evidence::{
+    MIN_PAGES as SITE_MIN_PAGES, N_SITE, PageSignature, RepeatsLearner, SITE_NAMES, SiteRepeats,
 };
+pub use wisdom::SiteTerms;
 
 /// What became of a block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -185,21 +180,21 @@ impl Cleaned {
 }
 
 /// A page of at most this many visible text blocks is a short page ([`short_page_prose`]).
-pub const SHORT_PAGE_BLOCKS: usize = 3;
+pub(crate) const SHORT_PAGE_BLOCKS: usize = 3;
 
 /// A text block of a short page is prose when it has at least this many terms and is not a
 /// hub block (mostly anchor text) nor an image block.
-pub const SHORT_PAGE_MIN_TERMS: u32 = 5;
+pub(crate) const SHORT_PAGE_MIN_TERMS: u32 = 5;
 
 /// The reason of a block kept by the short-page rule.
-pub const SHORT_PAGE_REASON: &str = "a short page's prose";
+pub(crate) const SHORT_PAGE_REASON: &str = "a short page's prose";
 
 /// The prose blocks of a short page, the topic content a cleaner that kept nothing of it keeps
 /// (issue 25: a one-paragraph page is not empty): when the page has at most
 /// [`SHORT_PAGE_BLOCKS`] visible text blocks, those of them with [`SHORT_PAGE_MIN_TERMS`] terms
 /// or more that are neither hub nor image blocks. Empty for any other page, and for a short
 /// page of links, images or a few words.
-pub fn short_page_prose(tree: &TagTree) -> Vec<NodeId> {
+pub(crate) fn short_page_prose(tree: &TagTree) -> Vec<NodeId> {
     let mut text_blocks = 0usize;
     let mut prose = Vec::new();
     for id in tree.text_blocks() {

@@ -1,5 +1,6 @@
-//! The block model of the learned cleaner: gradient-boosted trees (forust-ml) that score how
-//! likely a text block is topic content, from its [`features`](super::features).
+//! The block model of the learned cleaner: gradient-boosted trees (forust-ml, in stages of
+//! `docview-trees`) that score how likely a text block is topic content, from its
+//! [`features`](super::features).
 //!
 //! A model is a versioned JSON file: the format name, [`MODEL_VERSION`], the feature names it
 //! was trained on, the decision thresholds (of a page and of a prose page), a line saying what
@@ -14,8 +15,7 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use forust_ml::objective::ObjectiveType;
-use forust_ml::{GradientBooster, Matrix};
+use docview_trees::{BoostParams, Stage, Training};
 use serde::{Deserialize, Serialize};
 
 use super::features::{
@@ -27,9 +27,9 @@ use crate::{Error, Result};
 use docview_page::TagTree;
 
 /// The format name written in every model file.
-pub const MODEL_FORMAT: &str = "docview-block-model";
+pub(crate) const MODEL_FORMAT: &str = "docview-block-model";
 /// The version of the model file layout and of the features; bumped whenever either changes.
-pub const MODEL_VERSION: u32 = 3;
+pub(crate) const MODEL_VERSION: u32 = 3;
 
 /// The model shipped inside the binary, gzip-compressed (built by `docview train-cleaner`, see
 /// the README).
@@ -53,7 +53,7 @@ pub fn model_digest(path: Option<&Path>) -> Result<String> {
 }
 
 /// The threshold a model is trained with: a block scored at least this is topic content, on a
-/// page that is not a [prose page](super::learned::prose_page). Below the 0.5 of a plain
+/// page that is not a prose page (see [`PROSE_THRESHOLD`]). Below the 0.5 of a plain
 /// probability: pages of lists, products and services gain recall, cross-validated by site
 /// (the README gives the sweep).
 pub const THRESHOLD: f32 = 0.45;
@@ -62,7 +62,8 @@ pub const THRESHOLD: f32 = 0.45;
 /// and a higher bar drops them at little cost to recall (the README gives the sweep).
 pub const PROSE_THRESHOLD: f32 = 0.6;
 
-/// Parameters of training.
+/// Parameters of training: the boosting of each [`Stage`] and what the block model learns
+/// besides.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct TrainParams {
     /// Boosting rounds (trees).
@@ -73,10 +74,10 @@ pub struct TrainParams {
     pub learning_rate: f32,
     /// Seed of any randomness in training.
     pub seed: u64,
-    /// Learn a [lexicon](super::lexicon) from the labelled blocks and fill each row's lexicon
+    /// Learn a [lexicon](crate::Lexicon) from the labelled blocks and fill each row's lexicon
     /// features from it; without, they stay 0 and the model has no lexicon.
     pub lexicon: bool,
-    /// Train a site stage on the pages' [site evidence](super::site_evidence), read where a
+    /// Train a site stage on the pages' [site evidence](crate::SiteRepeats), read where a
     /// page's site has a model; without, the model judges every page alone.
     #[serde(default)]
     pub site_evidence: bool,
@@ -99,20 +100,35 @@ impl Default for TrainParams {
     }
 }
 
+impl Training for TrainParams {
+    type Error = Error;
+
+    fn boosting(&self) -> BoostParams {
+        BoostParams {
+            trees: self.trees,
+            max_depth: self.max_depth,
+            learning_rate: self.learning_rate,
+            seed: self.seed,
+            threads: self.threads,
+        }
+    }
+}
+
 /// A trained block model.
 #[derive(Serialize, Deserialize)]
 pub struct BlockModel {
-    /// Always [`MODEL_FORMAT`].
+    /// Always `docview-block-model`.
     pub format: String,
-    /// The layout version, [`MODEL_VERSION`] when written by this docview.
+    /// The layout version, this docview's when written by it (a model of another version is
+    /// refused).
     pub version: u32,
     /// The feature names, in row order.
     pub features: Vec<String>,
     /// A block is topic content when its score reaches this, except on a prose page.
     pub threshold: f32,
     /// The threshold on a prose page, whose blocks at or above `threshold` are mostly long
-    /// paragraphs (the learned cleaner's [`prose_page`](super::learned::prose_page)). `None` in a
-    /// model file written before it: every page of such a model uses `threshold`.
+    /// paragraphs (the page reads as one text, not as a list of items). `None` in a model file
+    /// written before it: every page of such a model uses `threshold`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prose_threshold: Option<f32>,
     /// What it was trained on (sets, pages, blocks).
@@ -143,356 +159,6 @@ fn all_feature_names() -> impl Iterator<Item = &'static str> {
         .copied()
 }
 
-/// One stage of boosted trees, reading rows of a fixed width.
-#[derive(Serialize, Deserialize)]
-pub struct Stage {
-    width: usize,
-    booster: GradientBooster,
-    /// The same trees, flattened for scoring (rebuilt from `booster` when a model is read).
-    #[serde(skip)]
-    flat: FlatTrees,
-}
-
-/// The trees of a booster as flat arrays, walked for each row: forust's `predict` copies the
-/// rows column by column and makes a vector per tree, which on a page's few hundred rows costs
-/// more than the walk. Every tree is laid out complete to the depth of the deepest one, breadth
-/// first, so the children of split `i` are `2i + 1` and `2i + 2` and a walk is `depth` steps
-/// with no child index to load: a split takes 8 bytes (forust's node over 70) and the 150 trees
-/// of a stage of depth 6 fit in 113 kB. A leaf above the full depth heads a subtree of padding
-/// splits that send every row left (a NaN split, missing values left) to copies of its value.
-/// Splits are `f32`, rounded so that every `f32` row value goes the way forust's `f64`
-/// comparison sends it: the scores are the same to the bit (a test checks it).
-#[derive(Debug, Clone, Default)]
-struct FlatTrees {
-    base_score: f64,
-    /// The depth every tree is laid out to (splits from the root to a leaf).
-    depth: u32,
-    /// `2^depth - 1` splits per tree, tree after tree.
-    splits: Vec<FlatSplit>,
-    /// `2^depth` leaves per tree, tree after tree.
-    leaves: Vec<f32>,
-}
-
-/// The deepest trees a model may hold: the scorer lays every tree out complete to the depth of
-/// the deepest, and a tree of depth 12 takes 48 kB.
-pub const MAX_TREE_DEPTH: usize = 12;
-
-#[derive(Debug, Clone, Copy)]
-struct FlatSplit {
-    /// Rows with a value below it go left ([`split_f32`]); NaN for padding.
-    split: f32,
-    /// The feature split on.
-    feature: u16,
-    /// 1 when a missing (NaN) value goes right.
-    missing_right: u16,
-}
-
-impl FlatSplit {
-    /// The step from split `at` to its child for `row`: `2 * at + 1` (left) or `+ 2` (right).
-    /// A branch on a missing value, not a select: rows hardly ever miss one, so it is
-    /// predicted, and the next split does not wait on the other side.
-    #[inline]
-    fn child(&self, at: usize, row: &[f32]) -> usize {
-        let v = row[usize::from(self.feature)];
-        let right = if v.is_nan() {
-            usize::from(self.missing_right)
-        } else {
-            usize::from(v >= self.split)
-        };
-        2 * at + 1 + right
-    }
-}
-
-/// The smallest `f32` at or above `split`: for every `f32` value `v`, `v < split_f32(s)`
-/// exactly when `f64::from(v) < s`.
-fn split_f32(split: f64) -> f32 {
-    let rounded = split as f32;
-    if f64::from(rounded) < split {
-        rounded.next_up()
-    } else {
-        rounded
-    }
-}
-
-impl FlatTrees {
-    /// The trees of `booster`, which reads rows of `width` features; `None` when a tree splits
-    /// on a feature past the row, names a node it does not have, sends missing values to a
-    /// branch of their own or is deeper than [`MAX_TREE_DEPTH`].
-    fn of(booster: &GradientBooster, width: usize) -> Option<FlatTrees> {
-        let used = booster
-            .prediction_iteration
-            .unwrap_or(booster.trees.len())
-            .min(booster.trees.len());
-        let trees = &booster.trees[..used];
-        if width > usize::from(u16::MAX) {
-            return None;
-        }
-        // Each tree's depth, walked from its root (forust's nodes name their children).
-        let mut depth = 0usize;
-        for tree in trees {
-            let mut stack = vec![(0usize, 0usize)];
-            while let Some((old, d)) = stack.pop() {
-                let node = tree.nodes.get(old)?;
-                if d > MAX_TREE_DEPTH {
-                    return None;
-                }
-                depth = depth.max(d);
-                if !node.is_leaf {
-                    stack.push((node.left_child, d + 1));
-                    stack.push((node.right_child, d + 1));
-                }
-            }
-        }
-        let inner = (1usize << depth) - 1;
-        let padding = FlatSplit {
-            split: f32::NAN,
-            feature: 0,
-            missing_right: 0,
-        };
-        let mut flat = FlatTrees {
-            base_score: booster.base_score,
-            depth: depth as u32,
-            splits: Vec::with_capacity(trees.len() * inner),
-            leaves: Vec::with_capacity(trees.len() * (inner + 1)),
-        };
-        for tree in trees {
-            let splits = flat.splits.len();
-            let leaves = flat.leaves.len();
-            flat.splits.resize(splits + inner, padding);
-            flat.leaves.resize(leaves + inner + 1, 0.0);
-            // (forust's node number, its place in the complete tree, its depth).
-            let mut stack = vec![(0usize, 0usize, 0usize)];
-            while let Some((old, place, d)) = stack.pop() {
-                let node = tree.nodes.get(old)?;
-                if node.is_leaf {
-                    // The leaves under `place` at the full depth.
-                    let span = 1usize << (depth - d);
-                    let first = (place + 1) * span - 1 - inner;
-                    flat.leaves[leaves + first..leaves + first + span].fill(node.weight_value);
-                    continue;
-                }
-                let missing_right = if node.missing_node == node.left_child {
-                    0
-                } else if node.missing_node == node.right_child {
-                    1
-                } else {
-                    return None;
-                };
-                if node.split_feature >= width {
-                    return None;
-                }
-                flat.splits[splits + place] = FlatSplit {
-                    split: split_f32(node.split_value),
-                    feature: node.split_feature as u16,
-                    missing_right,
-                };
-                stack.push((node.left_child, 2 * place + 1, d + 1));
-                stack.push((node.right_child, 2 * place + 2, d + 1));
-            }
-        }
-        Some(flat)
-    }
-
-    /// Splits per tree, `2^depth - 1`; a tree has one leaf more.
-    fn inner(&self) -> usize {
-        (1usize << self.depth) - 1
-    }
-
-    /// Trees held.
-    fn len(&self) -> usize {
-        self.leaves.len() / (self.inner() + 1)
-    }
-
-    /// The splits and leaves of tree `t`.
-    fn tree(&self, t: usize) -> (&[FlatSplit], &[f32]) {
-        let inner = self.inner();
-        (
-            &self.splits[t * inner..(t + 1) * inner],
-            &self.leaves[t * (inner + 1)..(t + 1) * (inner + 1)],
-        )
-    }
-
-    /// The logit of each row (row after row, `width` values each): [`LANES`] rows at a time
-    /// through every tree, side by side (the last rows padded to a whole block with copies of
-    /// the last one). Each row's leaves are added in tree order.
-    fn logits(&self, rows: &[f32], width: usize) -> Vec<f64> {
-        if width == 0 {
-            return Vec::new();
-        }
-        let n = rows.len() / width;
-        if n == 1 {
-            return vec![self.logit_of_one(rows)];
-        }
-        let mut out: Vec<f64> = vec![self.base_score; n];
-        let mut blocks = rows[..n * width].chunks_exact(LANES * width);
-        let mut sums = out.chunks_exact_mut(LANES);
-        for (block, sums) in (&mut blocks).zip(&mut sums) {
-            self.walk_block(block, width, sums);
-        }
-        let tail = blocks.remainder();
-        if let Some(last) = tail.rchunks_exact(width).next() {
-            let mut padded = tail.to_vec();
-            while padded.len() < LANES * width {
-                padded.extend_from_slice(last);
-            }
-            let mut padded_sums = [self.base_score; LANES];
-            self.walk_block(&padded, width, &mut padded_sums);
-            let rest = sums.into_remainder();
-            let k = rest.len();
-            rest.copy_from_slice(&padded_sums[..k]);
-        }
-        out
-    }
-
-    /// Adds to `sums` ([`LANES`] of them) the leaves of every tree for the [`LANES`] rows of
-    /// `block`, tree after tree. Rows and places are fixed arrays, so the walk is unrolled
-    /// with the rows' places in registers (a loop over the rows' chunks compiled in one
-    /// code-generation unit ran 1.4x as long), and the rows stay in the first-level cache for
-    /// all the trees.
-    fn walk_block(&self, block: &[f32], width: usize, sums: &mut [f64]) {
-        let lanes: [&[f32]; LANES] = std::array::from_fn(|l| &block[l * width..(l + 1) * width]);
-        let inner = self.inner();
-        let mut block_sums = [0.0; LANES];
-        block_sums.copy_from_slice(sums);
-        for (splits, leaves) in (0..self.len()).map(|t| self.tree(t)) {
-            let mut at = [0usize; LANES];
-            for _ in 0..self.depth {
-                for l in 0..LANES {
-                    at[l] = splits[at[l]].child(at[l], lanes[l]);
-                }
-            }
-            for l in 0..LANES {
-                block_sums[l] += f64::from(leaves[at[l] - inner]);
-            }
-        }
-        sums.copy_from_slice(&block_sums);
-    }
-
-    /// The logit of a single row (a page to classify), walking [`LANES`] trees side by side
-    /// instead of rows: one row alone would wait on every split of every tree in turn. The
-    /// leaves are added in tree order, so the sum is the one [`FlatTrees::logits`] makes.
-    fn logit_of_one(&self, row: &[f32]) -> f64 {
-        let inner = self.inner();
-        let mut sum = self.base_score;
-        for first in (0..self.len()).step_by(LANES) {
-            let group = first..(first + LANES).min(self.len());
-            let mut at = [0usize; LANES];
-            for _ in 0..self.depth {
-                for (i, t) in at.iter_mut().zip(group.clone()) {
-                    *i = self.tree(t).0[*i].child(*i, row);
-                }
-            }
-            for (&i, t) in at.iter().zip(group) {
-                sum += f64::from(self.tree(t).1[i - inner]);
-            }
-        }
-        sum
-    }
-}
-
-/// The probability a logit stands for.
-fn probability(logit: f64) -> f32 {
-    (1.0 / (1.0 + (-logit).exp())) as f32
-}
-
-/// Rows walked through a tree side by side: their walks overlap in the processor, where one
-/// row's walk waits on each node in turn (measured on 45,546 wcxb-dev rows through the shipped
-/// first stage: 0.51 s against 0.62 s for one row at a time, 5 passes).
-const LANES: usize = 8;
-
-impl Stage {
-    /// Trains a stage on `rows` (row after row, `width` values each) with 0/1 `labels` and
-    /// per-row `weights`.
-    pub fn train(
-        rows: &[f32],
-        width: usize,
-        labels: &[f64],
-        weights: &[f64],
-        params: &TrainParams,
-    ) -> Result<Stage> {
-        let n = labels.len();
-        let bad = |reason: String| Error::Model {
-            source_name: "training".into(),
-            reason,
-        };
-        if n == 0 || rows.len() != n * width || weights.len() != n {
-            return Err(bad(format!(
-                "{} labels, {} weights and {} values do not make rows of {width} features",
-                n,
-                weights.len(),
-                rows.len()
-            )));
-        }
-        let columns = to_columns(rows, n, width);
-        let matrix = Matrix::new(&columns, n, width);
-        let mut booster = GradientBooster::default()
-            .set_objective_type(ObjectiveType::LogLoss)
-            .set_iterations(params.trees)
-            .set_max_depth(params.max_depth)
-            .set_learning_rate(params.learning_rate)
-            .set_seed(params.seed)
-            .set_parallel(params.threads != 1)
-            .set_num_threads((params.threads > 1).then_some(params.threads));
-        booster
-            .fit(&matrix, labels, weights, None)
-            .map_err(|e| bad(e.to_string()))?;
-        // The threads of training are not part of the model: the same rows give the same
-        // bytes on any machine.
-        let booster = booster.set_parallel(false).set_num_threads(None);
-        let flat = FlatTrees::of(&booster, width).ok_or_else(|| {
-            bad(format!(
-                "forust grew a tree deeper than {MAX_TREE_DEPTH} or one that cannot be walked"
-            ))
-        })?;
-        Ok(Stage {
-            width,
-            booster,
-            flat,
-        })
-    }
-
-    /// The width of the rows it reads.
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    /// Makes a stage read from a model file ready to score (its trees flattened); an error
-    /// says what is wrong with its trees.
-    pub fn prepare(&mut self) -> std::result::Result<(), String> {
-        let width = self.width;
-        self.flat = FlatTrees::of(&self.booster, width).ok_or_else(|| {
-            format!(
-                "has a tree that splits on a feature past {width}, names a node it lacks, \
-                 sends missing values to a branch of their own or is deeper than {MAX_TREE_DEPTH}"
-            )
-        })?;
-        Ok(())
-    }
-
-    /// The probability of the positive class for each row (for the block model, of topic
-    /// content).
-    pub fn scores(&self, rows: &[f32]) -> Vec<f32> {
-        self.flat
-            .logits(rows, self.width)
-            .into_iter()
-            .map(probability)
-            .collect()
-    }
-
-    /// [`Stage::scores`] through forust's own `GradientBooster::predict`, to check it against.
-    #[cfg(test)]
-    fn scores_by_forust(&self, rows: &[f32]) -> Vec<f32> {
-        let n = rows.len() / self.width.max(1);
-        let columns = to_columns(rows, n, self.width);
-        let matrix = Matrix::new(&columns, n, self.width);
-        self.booster
-            .predict(&matrix, false)
-            .into_iter()
-            .map(probability)
-            .collect()
-    }
-}
-
 impl BlockModel {
     /// A model of trained stages: `stage1` on rows of [`N_FEATURES`], `stage2` on rows of
     /// [`N_FEATURES`] + [`N_CONTEXT`], and `site_stage`, if any, on rows of those and
@@ -505,9 +171,9 @@ impl BlockModel {
         params: &TrainParams,
         trained_on: String,
     ) -> Result<BlockModel> {
-        let site_width = site_stage.as_ref().map_or(SITE_WIDTH, |s| s.width);
-        if stage1.width != N_FEATURES
-            || stage2.width != N_FEATURES + N_CONTEXT
+        let site_width = site_stage.as_ref().map_or(SITE_WIDTH, |s| s.width());
+        if stage1.width() != N_FEATURES
+            || stage2.width() != N_FEATURES + N_CONTEXT
             || site_width != SITE_WIDTH
         {
             return Err(Error::Model {
@@ -515,8 +181,8 @@ impl BlockModel {
                 reason: format!(
                     "stages of {}, {} and (site) {site_width} features, expected {N_FEATURES}, \
                      {} and {SITE_WIDTH}",
-                    stage1.width,
-                    stage2.width,
+                    stage1.width(),
+                    stage2.width(),
                     N_FEATURES + N_CONTEXT
                 ),
             });
@@ -629,10 +295,10 @@ impl BlockModel {
         .into_iter()
         .chain(site_stage)
         {
-            if stage.width != width {
+            if stage.width() != width {
                 return Err(err(format!(
                     "its {name} stage reads rows of {} features, expected {width}",
-                    stage.width
+                    stage.width()
                 )));
             }
             stage
@@ -664,7 +330,7 @@ impl BlockModel {
     }
 
     /// [`BlockModel::scores`] for a page whose site has a model: `site` holds each block's
-    /// [site evidence](super::site_evidence) row ([`N_SITE`] values), read by the site stage,
+    /// [site evidence](crate::SiteRepeats) row ([`N_SITE`] values), read by the site stage,
     /// whose score replaces the second stage's where it is lower. Without `site`, or without a
     /// site stage, the second stage's scores.
     pub fn scores_in_site(
@@ -708,25 +374,22 @@ impl BlockModel {
     /// features, stage 2 the block features and the context scores.
     /// Stage 3 is the site stage (empty when the model has none).
     pub fn importance(&self, stage: u8) -> Vec<(&'static str, f32)> {
-        let (booster, names): (&GradientBooster, Vec<&'static str>) = match stage {
-            1 => (&self.stage1.booster, FEATURE_NAMES.to_vec()),
+        let (stage, names): (&Stage, Vec<&'static str>) = match stage {
+            1 => (&self.stage1, FEATURE_NAMES.to_vec()),
             2 => (
-                &self.stage2.booster,
+                &self.stage2,
                 FEATURE_NAMES.iter().chain(CONTEXT_NAMES).copied().collect(),
             ),
             _ => match &self.site_stage {
-                Some(site) => (&site.booster, all_feature_names().collect()),
+                Some(site) => (site, all_feature_names().collect()),
                 None => return Vec::new(),
             },
         };
-        let gains = booster.calculate_feature_importance(
-            forust_ml::gradientbooster::ImportanceMethod::TotalGain,
-            true,
-        );
+        let gains = stage.gains();
         let mut out: Vec<(&'static str, f32)> = names
             .into_iter()
             .enumerate()
-            .map(|(i, name)| (name, gains.get(&i).copied().unwrap_or(0.0)))
+            .map(|(i, name)| (name, gains.get(i).copied().unwrap_or(0.0)))
             .collect();
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
         out
@@ -767,17 +430,6 @@ pub fn site_rows(rows: &[f32], width: usize, site: &[f32]) -> Vec<f32> {
         out.extend_from_slice(evidence);
     }
     out
-}
-
-/// Row-major `f32` rows to the column-major `f64` layout forust reads.
-fn to_columns(rows: &[f32], n: usize, width: usize) -> Vec<f64> {
-    let mut columns = vec![0.0f64; n * width];
-    for (r, row) in rows.chunks_exact(width).enumerate() {
-        for (c, v) in row.iter().enumerate() {
-            columns[c * n + r] = f64::from(*v);
-        }
-    }
-    columns
 }
 
 #[cfg(test)]
@@ -885,68 +537,9 @@ mod tests {
     }
 
     #[test]
-    fn stages_learn_and_score() {
-        let model = tiny_model(7);
-        let mut low = vec![0.0f32; N_FEATURES];
-        low[0] = 0.1;
-        let mut high = vec![0.0f32; N_FEATURES];
-        high[0] = 0.9;
-        let scores = model.stage1.scores(&[low, high].concat());
-        assert!(scores[0] < 0.5 && scores[1] > 0.5, "{scores:?}");
-    }
-
-    #[test]
-    fn flat_trees_score_as_forust_does() {
-        let model = tiny_model(3);
-        let width = N_FEATURES + N_CONTEXT;
-        let mut rows = Vec::new();
-        for i in 0..50 {
-            for j in 0..width {
-                // Some missing values, and values on the tiny model's split points.
-                rows.push(match (i * 31 + j * 17) % 101 {
-                    0 => f32::NAN,
-                    k => k as f32 / 100.0,
-                });
-            }
-        }
-        rows.extend(std::iter::repeat_n(f32::NAN, width));
-        let first: Vec<f32> = rows
-            .chunks_exact(width)
-            .flat_map(|r| r[..N_FEATURES].to_vec())
-            .collect();
-        assert_eq!(
-            model.stage1.scores(&first),
-            model.stage1.scores_by_forust(&first)
-        );
-        assert_eq!(
-            model.stage2.scores(&rows),
-            model.stage2.scores_by_forust(&rows)
-        );
-        // And after a round trip through the file format.
-        let back = BlockModel::from_json(&model.to_json().unwrap(), "m").unwrap();
-        assert_eq!(
-            back.stage2.scores(&rows),
-            model.stage2.scores_by_forust(&rows)
-        );
-    }
-
-    #[test]
-    fn trees_too_deep_or_cyclic_are_refused() {
-        let mut model = tiny_model(3);
-        let width = model.stage1.width;
-        let booster = &mut model.stage1.booster;
-        assert!(FlatTrees::of(booster, width).is_some());
-        // A split whose left child is the root: a tree without end, deeper than any limit.
-        let tree = &mut booster.trees[0];
-        let split = tree.nodes.iter().position(|n| !n.is_leaf).expect("a split");
-        tree.nodes[split].left_child = 0;
-        assert!(FlatTrees::of(booster, width).is_none());
-    }
-
-    #[test]
-    fn a_row_alone_scores_as_in_a_batch_and_as_forust() {
+    fn a_row_alone_scores_as_in_a_batch() {
         // The shipped model's 150 trees a stage: walked eight side by side, six in the last
-        // group, for a row alone.
+        // group, for a row alone (docview-trees checks both walks against forust's own).
         let model = BlockModel::embedded().unwrap();
         let tree = docview_page::build(
             "<html><head><title>Tide pools</title></head><body>\
@@ -962,40 +555,6 @@ mod tests {
         let batch = model.stage1.scores(&features.values);
         for (k, row) in features.values.chunks_exact(N_FEATURES).enumerate() {
             assert_eq!(model.stage1.scores(row), [batch[k]], "row {k}");
-            assert_eq!(model.stage1.scores(row), model.stage1.scores_by_forust(row));
-        }
-        // Missing values, through the tiny model's trees (fewer than eight).
-        let tiny = tiny_model(3);
-        let width = N_FEATURES + N_CONTEXT;
-        for i in 0..20 {
-            let row: Vec<f32> = (0..width)
-                .map(|j| match (i * 7 + j * 13) % 11 {
-                    0 => f32::NAN,
-                    k => k as f32 / 10.0,
-                })
-                .collect();
-            assert_eq!(tiny.stage2.scores(&row), tiny.stage2.scores_by_forust(&row));
-        }
-    }
-
-    #[test]
-    fn f32_splits_send_every_value_the_way_the_f64_split_does() {
-        for s in [
-            0.1f64,
-            0.5,
-            1.0 / 3.0,
-            -2.7,
-            1e-40,
-            3.5e38,
-            1e300,
-            -1e300,
-            0.0,
-        ] {
-            let r = split_f32(s);
-            let near = [r.next_down(), r, r.next_up(), s as f32, 0.0, -0.0];
-            for v in near {
-                assert_eq!(v < r, f64::from(v) < s, "split {s}, value {v}");
-            }
         }
     }
 

@@ -28,7 +28,7 @@ use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 use super::features::token_hash;
 use super::{SiteLearner, SiteModel};
 use docview_page::{Item, NodeId, TagTree};
-use docview_text::tokens::for_each_token_span;
+use docview_text::for_each_token_span;
 
 /// Names of the site-evidence features, in row order; missing (NaN) when a page has no site
 /// model.
@@ -48,7 +48,7 @@ pub const N_SITE: usize = SITE_NAMES.len();
 pub const MIN_PAGES: usize = 3;
 
 /// Pages of a site a model is learnt from (the first ones handed to the learner).
-pub const MAX_PAGES: usize = 64;
+pub(crate) const MAX_PAGES: usize = 64;
 
 /// What the text blocks of one page look like to the site evidence.
 #[derive(Debug, Clone, Default)]
@@ -88,7 +88,7 @@ fn paths_and_visibility(tree: &TagTree) -> (Vec<u64>, Vec<bool>) {
 /// The distinct tag paths of a page's text blocks (visible, with terms of their own), hashed
 /// as [`PageSignature::paths`] and sorted: the shape of the page's template, which tells the
 /// templates of one site apart (InfoDiscoverer's page clusters).
-pub fn block_paths(tree: &TagTree) -> Vec<u64> {
+pub(crate) fn block_paths(tree: &TagTree) -> Vec<u64> {
     let (path, visible) = paths_and_visibility(tree);
     let mut out: Vec<u64> = (0..tree.nodes.len())
         .filter(|&i| visible[i] && tree.nodes[i].own.terms > 0)
@@ -100,7 +100,7 @@ pub fn block_paths(tree: &TagTree) -> Vec<u64> {
 }
 
 /// The Jaccard similarity of two sorted sets of hashes (1 for two empty sets).
-pub fn jaccard(a: &[u64], b: &[u64]) -> f32 {
+pub(crate) fn jaccard(a: &[u64], b: &[u64]) -> f32 {
     let (mut i, mut j, mut both) = (0, 0, 0usize);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
@@ -232,7 +232,7 @@ impl SiteRepeats {
     }
 }
 
-/// Learns one site's [`SiteRepeats`] from its first [`MAX_PAGES`] pages.
+/// Learns one site's [`SiteRepeats`] from its first pages (64 at most, `MAX_PAGES`).
 #[derive(Debug, Default)]
 pub struct RepeatsLearner {
     /// Fewer pages than this give no model.

@@ -54,7 +54,7 @@ use crate::{BlockEvidence, Cleaned, Cleaner, Decision, SiteLearner, SiteModel};
 
 /// WISDOM's parameters; the defaults are the paper's (§4.4).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct WisdomParams {
+pub(crate) struct WisdomParams {
     /// `k` of k-MIB: at most this many skeleton blocks of each type.
     pub k: usize,
     /// `ST`, the SII threshold.
@@ -90,7 +90,7 @@ impl Default for WisdomParams {
 /// `H = E_k ln k` the entropy in nats, `S = total ln total - total H` is `Σ f ln f` over the
 /// pages, and `E_{k+1} = (ln T' - (S + tf ln tf) / T') / ln(k + 1)` with `T' = total + tf`;
 /// when `tf` is 0 this is `E_k log_{k+1} k`.
-pub fn incremental_entropy(previous: f64, total: u64, tf: u32, k: usize) -> f64 {
+pub(crate) fn incremental_entropy(previous: f64, total: u64, tf: u32, k: usize) -> f64 {
     let ln_next = ((k + 1) as f64).ln();
     if ln_next == 0.0 {
         return 0.0;
@@ -116,14 +116,14 @@ pub fn incremental_entropy(previous: f64, total: u64, tf: u32, k: usize) -> f64 
 }
 
 /// `W(t) = 1 - EN(t)`: a term's weight (§3.1).
-pub fn term_weight(entropy: f32) -> f32 {
+pub(crate) fn term_weight(entropy: f32) -> f32 {
     1.0 - entropy
 }
 
 /// The SII of a node (§3.1.3) from its children's aggregated feature values: the entropy of
 /// their shares, logarithm base the number of children with a value above 0; 0 for fewer
 /// than two of them.
-pub fn structure_information(children: &[f64]) -> f32 {
+pub(crate) fn structure_information(children: &[f64]) -> f32 {
     let m = children.iter().filter(|&&f| f > 0.0).count();
     let total: f64 = children.iter().filter(|&&f| f > 0.0).sum();
     if m < 2 || total <= 0.0 {
@@ -142,7 +142,7 @@ pub fn structure_information(children: &[f64]) -> f32 {
 }
 
 /// What WISDOM learnt of one site: each term's entropy and each learnt page's terms (for
-/// `API`). Terms and pages are 64-bit hashes ([`feature_key`]), sorted.
+/// `API`). Terms and pages are 64-bit hashes (FxHash, deterministic), sorted.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SiteTerms {
     /// Pages learnt from (`n`).
@@ -296,7 +296,7 @@ impl SiteLearner for Learner {
 
 /// The block types WISDOM mines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BlockKind {
+pub(crate) enum BlockKind {
     /// Article blocks: searched by `CLEN_A`, constrained by `CII`.
     Article,
     /// Table-of-contents blocks: searched by `API_A`, constrained by `API_A` per anchor.
@@ -621,8 +621,9 @@ impl Ict {
 
 /// A page's informative structure (§1): the container nodes of its article blocks and of its
 /// TOC blocks whose own text is kept, in document order.
+#[cfg(test)]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct InformativeStructure {
+pub(crate) struct InformativeStructure {
     /// Nodes of the article blocks.
     pub article: Vec<NodeId>,
     /// Nodes of the TOC blocks.
@@ -630,7 +631,7 @@ pub struct InformativeStructure {
 }
 
 /// The WISDOM cleaner (see the module documentation).
-pub struct Wisdom {
+pub(crate) struct Wisdom {
     /// Its parameters.
     pub params: WisdomParams,
     analyzer: Analyzer,
@@ -661,7 +662,7 @@ fn own_text_kept(tree: &TagTree, ict: &Ict, kept: &[bool]) -> Vec<bool> {
 
 impl Wisdom {
     /// WISDOM with `params`; pages of sites without a model are cleaned by `fallback`.
-    pub fn new(params: WisdomParams, fallback: Box<dyn Cleaner>) -> Self {
+    pub(crate) fn new(params: WisdomParams, fallback: Box<dyn Cleaner>) -> Self {
         Wisdom {
             params,
             analyzer: Analyzer::new(),
@@ -670,7 +671,8 @@ impl Wisdom {
     }
 
     /// The page's article and TOC blocks under `site`.
-    pub fn structure(&self, tree: &TagTree, site: &SiteTerms) -> InformativeStructure {
+    #[cfg(test)]
+    pub(crate) fn structure(&self, tree: &TagTree, site: &SiteTerms) -> InformativeStructure {
         let ict = Ict::build(tree, site, &self.analyzer);
         let nodes = |kind| {
             let kept = own_text_kept(tree, &ict, &ict.structure(kind, &self.params));
@@ -809,7 +811,7 @@ impl Cleaner for Wisdom {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::feature_entropy;
+    use crate::infodiscoverer::feature_entropy;
 
     fn close(a: f64, b: f64, eps: f64) -> bool {
         (a - b).abs() < eps

@@ -2,7 +2,7 @@
 //! topic content, and an LSH index (banding) of the signatures of the pages kept so far.
 //!
 //! - **Shingles**: every run of `shingle` consecutive tokens (the tokens of
-//!   [`crate::text::tokens`](mod@crate::text::tokens), lowercased: `\w+` runs, each CJK ideograph one token). Each token
+//!   [`crate::text::tokens`], lowercased: `\w+` runs, each CJK ideograph one token). Each token
 //!   is hashed with `FxHasher` (deterministic, no random state), a shingle's token hashes are
 //!   combined and finalised with the MurmurHash3 64-bit mixer.
 //! - **Signature**: one-permutation hashing with optimal densification (Shrivastava 2017): the
@@ -25,7 +25,7 @@ use std::hash::Hasher;
 use rustc_hash::FxHasher;
 use serde::{Deserialize, Serialize};
 
-use crate::text::tokens::for_each_lower_token;
+use crate::text::for_each_lower_token;
 
 /// Default shingle size, in tokens (words; CJK ideographs count one each).
 pub const DEFAULT_SHINGLE: usize = 5;

@@ -11,15 +11,14 @@ use docview_clean::{Cleaned, Cleaner, SiteModel, Verdict};
 use docview_input::{CharsetSource, decode_html, looks_binary};
 use docview_measure::{FeatureVector, feature_vector};
 use docview_page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
-use docview_text::tokens::count_tokens;
-use docview_text::{Analyzer, Language, detect_language, language_from_tag};
+use docview_text::{Analyzer, Language, count_tokens, detect_language, language_from_tag};
 mod error;
-pub mod markdown;
-pub mod metadata;
+mod markdown;
+mod metadata;
 pub mod topic;
 
 pub use error::{Error, NotAPage, Result};
-pub use markdown::{markdown_of, to_markdown};
+pub use markdown::to_markdown;
 pub use metadata::{Day, MetaSource, Metadata, Sourced, iso_date, metadata_of, today};
 
 /// Limits that bound what one page costs: html5ever's DOM of a page takes about 30 times its

@@ -17,7 +17,7 @@ pub fn to_markdown(page: &Extraction) -> String {
 }
 
 /// [`to_markdown`] of a tree and what a cleaner kept of it.
-pub fn markdown_of(tree: &TagTree, cleaned: &Cleaned) -> String {
+pub(crate) fn markdown_of(tree: &TagTree, cleaned: &Cleaned) -> String {
     let Some(root) = cleaned.topic_root else {
         return String::new();
     };

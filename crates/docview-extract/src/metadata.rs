@@ -73,7 +73,7 @@ impl Metadata {
 }
 
 /// A date before this year is not read as a page's date (a placeholder such as `1970-01-01`).
-pub const EARLIEST_YEAR: i32 = 1990;
+pub(crate) const EARLIEST_YEAR: i32 = 1990;
 
 /// A moment as (year, month, day): dates after it are dropped.
 pub type Day = (i32, u32, u32);

@@ -16,8 +16,7 @@ use crate::{Extraction, Metadata};
 use docview_clean::{Cleaned, Verdict};
 use docview_measure::{FeatureVector, block_text, text_feature_vector};
 use docview_page::{Item, NodeId, PageSignals, PageType, Show, Step, TagTree, walk};
-use docview_text::tokens::count_tokens;
-use docview_text::{Analyzer, Language};
+use docview_text::{Analyzer, Language, count_tokens};
 
 /// A block's own text and its block weight (Algorithm 1).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -34,11 +33,11 @@ pub struct WeighedBlock {
 mod f32_bits {
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(v: &f32, s: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(v: &f32, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_u32(v.to_bits())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
         u32::deserialize(d).map(f32::from_bits)
     }
 }
@@ -108,14 +107,14 @@ pub struct TopicPage {
 }
 
 /// A headline has at most this many terms.
-pub const HEADLINE_MAX_TERMS: usize = 30;
+pub(crate) const HEADLINE_MAX_TERMS: usize = 30;
 
 /// A bold line is a headline from this many terms: a kicker or a section label ("PUBLIC
 /// NOTICES", "SEARCH", often in a `<font>`, which counts as weighty) has one or two.
-pub const HEADLINE_MIN_TERMS: usize = 3;
+pub(crate) const HEADLINE_MIN_TERMS: usize = 3;
 
 /// A bold line heads the topic content when it is among its first this many lines.
-pub const HEADLINE_LINES: usize = 4;
+pub(crate) const HEADLINE_LINES: usize = 4;
 
 /// One line of a rendering, with how its text is set.
 #[derive(Debug, Default)]
@@ -171,10 +170,10 @@ fn lines(tree: &TagTree, root: NodeId, show: &dyn Fn(NodeId) -> Show) -> Vec<Lin
 
 /// The page's headline: the first `<h1>` of its topic content; else the page's one `<h1>`
 /// (when it has exactly one that is not a link, as a logo is); else the first line of the topic
-/// content set in bold or as a heading, of [`HEADLINE_MIN_TERMS`] to [`HEADLINE_MAX_TERMS`]
-/// terms and not a link,
-/// among its first [`HEADLINE_LINES`] lines and before any longer line (the body). A headline
-/// has 1 to [`HEADLINE_MAX_TERMS`] terms. The topic content here is the kept blocks under the
+/// content set in bold or as a heading, of 3 to 30 terms (`HEADLINE_MIN_TERMS`,
+/// `HEADLINE_MAX_TERMS`) and not a link,
+/// among its first 4 lines (`HEADLINE_LINES`) and before any longer line (the body). A headline
+/// has 1 to 30 terms. The topic content here is the kept blocks under the
 /// topic root, and the topic root's own text.
 pub fn headline(tree: &TagTree, cleaned: &Cleaned) -> Option<String> {
     let fits = |l: &Line| (1..=HEADLINE_MAX_TERMS).contains(&l.terms()) && !l.anchor;

@@ -14,10 +14,10 @@ use serde::Serialize;
 use super::prescan::{charset_in_content, prescan_meta_charset, usable_label};
 
 /// How many leading bytes chardetng sees when the charset has to be guessed.
-pub const DETECT_BYTES: usize = 64 << 10;
+pub(crate) const DETECT_BYTES: usize = 64 << 10;
 
 /// How many leading bytes [`looks_binary`] (and the UTF-16 check) look at.
-pub const SNIFF_BYTES: usize = 1024;
+pub(crate) const SNIFF_BYTES: usize = 1024;
 
 /// Where the charset of a page came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -68,7 +68,7 @@ pub struct Decoded {
 /// Order: byte order mark; UTF-16 without one (NUL bytes every other byte); valid UTF-8 with
 /// non-ASCII bytes (an incomplete character at the very end, as left by truncation, is
 /// dropped); the HTTP charset; the `<meta>` declaration of the first
-/// [`PRESCAN_BYTES`](super::PRESCAN_BYTES) bytes; detection. Pure ASCII without a declaration is
+/// 4096 bytes (`PRESCAN_BYTES`); detection. Pure ASCII without a declaration is
 /// UTF-8. A declared UTF-16 means UTF-8 (real UTF-16 was recognised by its NULs), a declared
 /// `replacement` encoding is ignored.
 ///
@@ -78,7 +78,7 @@ pub struct Decoded {
 /// declaration is used only if detection does no better.
 ///
 /// Detection: UTF-8 with stray bytes of another charset (see `mostly_utf8`), else chardetng
-/// on the first [`DETECT_BYTES`] bytes; when chardetng settles for a single-byte encoding
+/// on the first 64 KiB (`DETECT_BYTES`); when chardetng settles for a single-byte encoding
 /// because a few malformed sequences ruled out the CJK encoding of the page, that encoding is
 /// found again with those sequences blanked out.
 pub fn decode_html(bytes: &[u8], http_charset: Option<&str>) -> Decoded {
@@ -120,8 +120,8 @@ pub fn decode_html(bytes: &[u8], http_charset: Option<&str>) -> Decoded {
 
 /// True when `bytes` look like a binary file rather than a page: a known binary signature
 /// (PDF, images, archives, executables, fonts) or many NUL or control bytes in the first
-/// [`SNIFF_BYTES`] bytes (at least 4, and over 3% NULs or over 10% control bytes). UTF-16 text
-/// (with or without a byte order mark) is not binary.
+/// 1024 bytes (`SNIFF_BYTES`; at least 4, and over 3% NULs or over 10% control bytes). UTF-16
+/// text (with or without a byte order mark) is not binary.
 pub fn looks_binary(bytes: &[u8]) -> bool {
     let sample = &bytes[..bytes.len().min(SNIFF_BYTES)];
     if sample.is_empty() || Encoding::for_bom(sample).is_some() || utf16_by_nuls(sample).is_some() {

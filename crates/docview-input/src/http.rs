@@ -31,7 +31,7 @@ impl HttpHead {
     /// The head a WARC `resource` record stands for, a page captured without its HTTP head:
     /// a 2xx status, the media type and charset of the record's `Content-Type` (`None` when
     /// it has none), no codings.
-    pub fn of_resource(content_type: Option<&str>) -> HttpHead {
+    pub(crate) fn of_resource(content_type: Option<&str>) -> HttpHead {
         let (media_type, charset) = match content_type.map(split_content_type) {
             Some((media_type, charset)) => (Some(media_type), charset),
             None => (None, None),
@@ -45,7 +45,7 @@ impl HttpHead {
     }
 
     /// True when the media type is HTML.
-    pub fn is_html(&self) -> bool {
+    pub(crate) fn is_html(&self) -> bool {
         self.media_type.as_deref().is_some_and(is_html_media_type)
     }
 }

@@ -28,9 +28,8 @@ use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
 
-pub use decode::{CharsetSource, DETECT_BYTES, Decoded, SNIFF_BYTES, decode_html, looks_binary};
+pub use decode::{CharsetSource, Decoded, decode_html, looks_binary};
 pub use error::{Error, Result};
-pub use prescan::{PRESCAN_BYTES, prescan_meta_charset};
 pub use progress::Progress;
 pub use raw::{InputEvent, RawPage, SkipReason, file_url};
 pub use sources::{InputUnit, Inputs};
@@ -40,7 +39,7 @@ pub use sources::{InputUnit, Inputs};
 /// A page bigger than this is truncated to its first `MAX_PAGE_BYTES` bytes, best effort: the
 /// rest is never read, so a gzip bomb cannot exhaust memory, and a multi-byte character cut at
 /// the end is handled by [`decode_html`].
-pub const MAX_PAGE_BYTES: usize = 64 << 20;
+pub(crate) const MAX_PAGE_BYTES: usize = 64 << 20;
 
 /// Every event of a WARC (plain, gzip per record or gzip as a whole) held in memory, as
 /// ingest reads a WARC file named `name`: the entry point of the WARC fuzz target and its
@@ -77,8 +76,8 @@ pub fn http_head_status(bytes: &[u8]) -> std::result::Result<u16, String> {
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Reads the page at `path` (`-` for standard input) and returns its bytes, decompressed when
-/// they are gzip (found by the magic bytes, not by the file name) and truncated to
-/// [`MAX_PAGE_BYTES`].
+/// they are gzip (found by the magic bytes, not by the file name) and truncated to 64 MiB
+/// (`MAX_PAGE_BYTES`).
 ///
 /// A corrupt or truncated gzip stream is an [`Error::BadInput`] naming the file.
 pub fn read_page_bytes(path: &Path) -> Result<Vec<u8>> {
@@ -92,7 +91,7 @@ pub fn read_page_bytes(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// Like [`read_page_bytes`], from any reader; `name` is only used in errors.
-pub fn read_page_from(reader: impl Read, name: &Path) -> Result<Vec<u8>> {
+pub(crate) fn read_page_from(reader: impl Read, name: &Path) -> Result<Vec<u8>> {
     read_limited(reader, name, MAX_PAGE_BYTES, SizeHint::default())
 }
 

@@ -7,7 +7,7 @@
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252, X_USER_DEFINED};
 
 /// How many leading bytes of a page the prescan looks at.
-pub const PRESCAN_BYTES: usize = 4096;
+pub(crate) const PRESCAN_BYTES: usize = 4096;
 
 /// An attribute as the prescan sees it: name and value, ASCII-lowercased.
 struct Attr {
@@ -20,7 +20,7 @@ struct Attr {
 /// As in WHATWG, a declared UTF-16 means UTF-8 (the bytes could not be read as ASCII otherwise)
 /// and `x-user-defined` means windows-1252. Labels encoding_rs does not know, and the
 /// `replacement` encoding (ISO-2022-KR, HZ-GB-2312, ...), are ignored.
-pub fn prescan_meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
+pub(crate) fn prescan_meta_charset(bytes: &[u8]) -> Option<&'static Encoding> {
     let buf = &bytes[..bytes.len().min(PRESCAN_BYTES)];
     let mut pos = 0;
     while pos < buf.len() {

@@ -12,7 +12,7 @@ pub struct RawPage {
     pub url: String,
     /// The HTTP body (dechunked and decompressed per `Transfer-Encoding`/`Content-Encoding`), or
     /// the file's bytes (gunzipped when gzip), or the `"html"` of a JSONL line, at most
-    /// [`MAX_PAGE_BYTES`](super::MAX_PAGE_BYTES) bytes.
+    /// 64 MiB (`MAX_PAGE_BYTES`).
     pub bytes: Vec<u8>,
     /// The `charset=` parameter of the HTTP `Content-Type` header (of a WARC `resource`
     /// record's `Content-Type`), if any.
@@ -145,7 +145,7 @@ impl fmt::Display for InputEvent {
 
 /// A page URL as records and terminals may show it: control characters (which no valid URL
 /// holds, and which would reach a terminal through `docview query`) percent-encoded.
-pub fn clean_url(url: &str) -> String {
+pub(crate) fn clean_url(url: &str) -> String {
     if !url.chars().any(char::is_control) {
         return url.to_string();
     }

@@ -14,12 +14,12 @@ use docview_text::{Analyzer, Language};
 /// The paper leaves pforce to its Figure 2; docview passes on half of the force above 1, so a
 /// block with no weighty tag (force 1) changes nothing and a heading block lifts its neighbours
 /// less than itself.
-pub fn pforce(force: f32) -> f32 {
+fn pforce(force: f32) -> f32 {
     1.0 + (force - 1.0) / 2.0
 }
 
 /// The force of a block: the sum of its weighty tags' forces, or 1 when it has none (lines 4-9).
-pub fn block_force(tree: &TagTree, id: NodeId) -> f32 {
+fn block_force(tree: &TagTree, id: NodeId) -> f32 {
     let f = tree.node(id).force;
     if f > 0.0 { f } else { 1.0 }
 }

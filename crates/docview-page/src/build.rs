@@ -218,7 +218,7 @@ struct Builder {
 }
 
 /// Longest `<title>` kept, in characters (a title is a line, not a page: longer ones are cut).
-pub const MAX_TITLE_CHARS: usize = 1_000;
+pub(crate) const MAX_TITLE_CHARS: usize = 1_000;
 
 /// A page whose visible text has fewer terms than this is rebuilt from its `<noscript>` markup
 /// when that holds more (sites that render for crawlers there, like Discourse forums).

@@ -39,17 +39,17 @@ pub enum DeclaredSource {
 pub struct Declared {
     /// What it declares.
     pub field: DeclaredField,
-    /// The value as written, whitespace folded, at most [`MAX_DECLARED_CHARS`] characters.
+    /// The value as written, whitespace folded, at most 300 characters (`MAX_DECLARED_CHARS`).
     pub value: Box<str>,
     /// Where it came from.
     pub source: DeclaredSource,
 }
 
 /// Longest value kept, in characters; a longer one is cut.
-pub const MAX_DECLARED_CHARS: usize = 300;
+pub(crate) const MAX_DECLARED_CHARS: usize = 300;
 
 /// Most declarations kept per page: the first ones in document order.
-pub const MAX_DECLARED: usize = 64;
+pub(crate) const MAX_DECLARED: usize = 64;
 
 /// The field and source a meta tag's key (its `property`, `name` or `itemprop`, lowercase)
 /// declares, if any.

@@ -7,8 +7,8 @@
 //! comments and hidden elements are dropped.
 //!
 //! The tree is built from html5ever's parse (into docview's own compact DOM, `dom.rs`) by an
-//! explicit stack, never by recursion, and container depth is capped at [`MAX_DEPTH`], so a page
-//! of 100,000 nested elements costs neither seconds nor the stack.
+//! explicit stack, never by recursion, and container depth is capped at 200 (`MAX_DEPTH`), so a
+//! page of 100,000 nested elements costs neither seconds nor the stack.
 
 #![deny(missing_docs)]
 
@@ -26,18 +26,18 @@ mod tokenizer;
 use serde::{Deserialize, Serialize};
 
 pub use build::build;
-pub use declared::{Declared, DeclaredField, DeclaredSource, MAX_DECLARED, MAX_DECLARED_CHARS};
+pub use declared::{Declared, DeclaredField, DeclaredSource};
 pub use hint::Hint;
-pub use markup::{MARKUP_TAGS, Markup, NAME_WORDS, OG_TYPES, SCHEMA_TYPES};
+pub use markup::{MARKUP_TAGS, Markup, NAME_WORDS, SCHEMA_TYPES};
 pub use nesting::{MAX_PARSE_DEPTH, cap_nesting, tag_limit_offset};
 pub use render::{Rendered, Show, Step, escape_html_into, render, walk};
-pub use signals::{PHRASES, PageSignals, SIGNAL_COUNT, signal_names};
+pub use signals::{PageSignals, SIGNAL_COUNT, signal_names};
 
 /// Index of a node in [`TagTree::nodes`]; the root (the `<body>`, or the document) is 0.
 pub type NodeId = u32;
 
 /// Container nodes deeper than this are folded into their ancestor at this depth.
-pub const MAX_DEPTH: usize = 200;
+pub(crate) const MAX_DEPTH: usize = 200;
 
 /// The type of a content block or of a whole page (004 §2, §3.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -65,7 +65,7 @@ impl PageType {
 /// A block is of hub type when more than this share of its terms is anchor text (§3.1).
 pub const HUB_ANCHOR_RATIO: f32 = 0.5;
 /// A block is of image type when it has at least one image per this many terms (§3.1).
-pub const IMAGE_TERMS_PER_IMAGE: u32 = 5;
+pub(crate) const IMAGE_TERMS_PER_IMAGE: u32 = 5;
 
 /// How a run of text is set: inside an anchor, inside a heading, inside other weighty tags.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

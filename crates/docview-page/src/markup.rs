@@ -145,7 +145,7 @@ pub const SCHEMA_TYPES: &[&str] = &[
 ];
 
 /// Open Graph types told apart (`og:type`); any other is none of them.
-pub const OG_TYPES: &[&str] = &["article", "book", "product", "profile", "video", "website"];
+pub(crate) const OG_TYPES: &[&str] = &["article", "book", "product", "profile", "video", "website"];
 
 /// The markup facts of one page.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -18,7 +18,7 @@ use crate::TagTree;
 use crate::markup::{MARKUP_TAGS, NAME_WORDS, OG_TYPES, SCHEMA_TYPES};
 
 /// Phrases counted in the page's text, case-insensitively.
-pub const PHRASES: &[&str] = &[
+pub(crate) const PHRASES: &[&str] = &[
     "add to bag",
     "add to cart",
     "buy now",
@@ -214,7 +214,7 @@ fn prices_and_dates(text: &str) -> (usize, usize) {
         if !(3..=9).contains(&w.len()) || !w.is_ascii() {
             continue;
         }
-        if docview_text::dates::is_month(&w.to_ascii_lowercase())
+        if docview_text::is_month(&w.to_ascii_lowercase())
             && words
                 .peek()
                 .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))

@@ -106,7 +106,7 @@ impl Analyzer {
         true
     }
 
-    /// The sentences of `text`, trimmed, for abstracts (see [`split_sentences`]).
+    /// The sentences of `text`, trimmed, in order, for abstracts.
     pub fn sentences<'a>(&self, text: &'a str) -> Vec<&'a str> {
         split_sentences(text)
     }

@@ -7,10 +7,10 @@
 use rustc_hash::FxHashMap;
 
 /// Words a cache holds before it starts over.
-pub const WORD_CACHE_CAP: usize = 32_768;
+pub(crate) const WORD_CACHE_CAP: usize = 32_768;
 
-/// A map from words to values computed from them, emptied when it holds [`WORD_CACHE_CAP`]
-/// words.
+/// A map from words to values computed from them, emptied when it holds 32,768 words
+/// (`WORD_CACHE_CAP`).
 #[derive(Debug)]
 pub struct WordCache<V> {
     map: FxHashMap<Box<str>, V>,

@@ -450,19 +450,19 @@ pub fn is_han(c: char) -> bool {
 
 /// True for hiragana or katakana (the prolonged sound mark included).
 #[inline]
-pub fn is_kana(c: char) -> bool {
+pub(crate) fn is_kana(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x30FF | 0x31F0..=0x31FF | 0xFF66..=0xFF9F)
 }
 
 /// True for hiragana only.
 #[inline]
-pub fn is_hiragana(c: char) -> bool {
+pub(crate) fn is_hiragana(c: char) -> bool {
     matches!(c as u32, 0x3040..=0x309F)
 }
 
 /// True for Hangul syllables and jamo.
 #[inline]
-pub fn is_hangul(c: char) -> bool {
+pub(crate) fn is_hangul(c: char) -> bool {
     matches!(c as u32, 0xAC00..=0xD7AF | 0x1100..=0x11FF | 0x3130..=0x318F)
 }
 

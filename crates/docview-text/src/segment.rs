@@ -29,7 +29,7 @@ pub const MAX_TERM_CHARS: usize = 64;
 /// time, its guesses are as often wrong ("上北" "京去" for 上北京去) as right (names), and
 /// dictionary words are the same on every page, which is what feature vectors compared across
 /// pages need; an unknown word still yields its characters.
-pub const JIEBA_HMM: bool = false;
+pub(crate) const JIEBA_HMM: bool = false;
 
 /// The jieba segmenter with its default dictionary, loaded once per process on first use.
 pub fn jieba() -> &'static Jieba {
@@ -62,7 +62,7 @@ pub fn for_each_run(text: &str, member: impl Fn(char) -> bool, mut f: impl FnMut
 }
 
 /// Calls `f` with the byte range (within `text`) of each of jieba's dictionary words of
-/// `text`, HMM off ([`JIEBA_HMM`]). Words jieba does not know come out a character at a time.
+/// `text`, HMM off (`JIEBA_HMM`). Words jieba does not know come out a character at a time.
 pub fn for_each_jieba_word(text: &str, mut f: impl FnMut(usize, usize)) {
     for word in jieba().cut(text, JIEBA_HMM) {
         f(word.byte_start, word.byte_end);
@@ -70,7 +70,7 @@ pub fn for_each_jieba_word(text: &str, mut f: impl FnMut(usize, usize)) {
 }
 
 /// Calls `f` with each index word of `text` as a byte range, in order: the token spans of
-/// [`mod@crate::tokens`], except that each run of adjacent ideographs is cut into jieba's words.
+/// [`crate::tokens`], except that each run of adjacent ideographs is cut into jieba's words.
 pub fn for_each_index_word(text: &str, mut f: impl FnMut(usize, usize)) {
     let mut run: Option<(usize, usize)> = None;
     let han_run = |start: usize, end: usize, f: &mut dyn FnMut(usize, usize)| {
@@ -101,14 +101,14 @@ pub fn for_each_index_word(text: &str, mut f: impl FnMut(usize, usize)) {
 /// True if the line break at byte `at` falls between two ideographs or kana (blanks around it
 /// aside): a hard-wrapped CJK line, which browsers join (CSS Text 3, segment break
 /// transformation), not a break between words or paragraphs.
-pub fn is_cjk_wrap(text: &str, at: usize) -> bool {
+pub(crate) fn is_cjk_wrap(text: &str, at: usize) -> bool {
     let wide = |c: Option<char>| c.is_some_and(|c| is_han(c) || is_kana(c));
     wide(text[..at].trim_end().chars().next_back()) && wide(text[at..].trim_start().chars().next())
 }
 
 /// `text` without the line breaks (and the blanks around them) of hard-wrapped CJK lines (see
 /// [`is_cjk_wrap`]). Borrowed when there are none.
-pub fn join_wrapped_lines(text: &str) -> Cow<'_, str> {
+pub(crate) fn join_wrapped_lines(text: &str) -> Cow<'_, str> {
     let mut joined: Option<String> = None;
     let mut copied = 0;
     let mut from = 0;

@@ -62,7 +62,7 @@ fn is_closer(c: char) -> bool {
 }
 
 /// The sentences of `text`, trimmed, in order.
-pub fn split_sentences(text: &str) -> Vec<&str> {
+pub(crate) fn split_sentences(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut chars = text.char_indices().peekable();
@@ -172,7 +172,7 @@ fn is_abbreviation(word: &str, next: Option<char>) -> bool {
 }
 
 /// True for letters in groups of one or two joined by periods: "e.g", "U.S", "Ph.D".
-pub fn is_dotted_abbreviation(word: &str) -> bool {
+pub(crate) fn is_dotted_abbreviation(word: &str) -> bool {
     word.split('.').all(|part| {
         let mut n = 0;
         part.chars().all(|c| {

@@ -58,7 +58,8 @@ pub fn stopwords(lang: Language) -> &'static StopWords {
 }
 
 /// True if `word` (lowercase, unstemmed) is a generic stop word of `lang`.
-pub fn is_stopword(word: &str, lang: Language) -> bool {
+#[cfg(test)]
+pub(crate) fn is_stopword(word: &str, lang: Language) -> bool {
     stopwords(lang).contains(word)
 }
 

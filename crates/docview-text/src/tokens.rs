@@ -21,7 +21,7 @@ pub fn is_cjk(c: char) -> bool {
 
 /// True for a character that `\w` matches (letters, digits, marks, underscore), CJK excluded.
 #[inline]
-pub fn is_word_char(c: char) -> bool {
+pub(crate) fn is_word_char(c: char) -> bool {
     if c.is_ascii() {
         c.is_ascii_alphanumeric() || c == '_'
     } else {

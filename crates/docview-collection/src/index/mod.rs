@@ -36,7 +36,7 @@ use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Searcher, TantivyDo
 
 use crate::error::{Error, Result};
 use crate::text::is_han;
-use crate::text::segment::{for_each_jieba_word, for_each_run};
+use crate::text::{for_each_jieba_word, for_each_run};
 
 pub use docview::{abstract_body, index_docview};
 pub use query::{MAX_QUERY_BYTES, MAX_QUERY_NESTING, Nothing, QueryError, check_query};

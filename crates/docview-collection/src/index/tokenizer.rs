@@ -1,9 +1,9 @@
 //! The `docview` tantivy tokenizer: the words of docview's own text analysis as index terms, so
 //! the three indexes, the queries against them and the snippets all cut text the same way.
 //!
-//! - Words are the text layer's index words ([`crate::text::segment::for_each_index_word`]):
+//! - Words are the text layer's index words ([`crate::text::for_each_index_word`]):
 //!   runs of CJK ideographs segmented with jieba (the analyzer's dictionary, HMM off), every
-//!   other token as [`mod@crate::text::tokens`] cuts it (`\w+` runs, and each kana or Hangul
+//!   other token as [`crate::text::tokens`] cuts it (`\w+` runs, and each kana or Hangul
 //!   syllable on its own).
 //! - Tokens are lowercased and full-width ASCII is folded, as the analyzer normalizes words.
 //! - Latin-script words are stemmed with the English Snowball stemmer. The tokenizer sees one
@@ -35,9 +35,7 @@ use std::cell::RefCell;
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 
 use crate::text::WordCache;
-use crate::text::analyzer::{normalize, stemmer};
-use crate::text::language::Language;
-use crate::text::segment::{for_each_index_word, too_long};
+use crate::text::{Language, for_each_index_word, normalize, stemmer, too_long};
 
 /// The name the tokenizer is registered under on every docview index.
 pub const TOKENIZER_NAME: &str = "docview";
@@ -146,7 +144,7 @@ thread_local! {
     static TERM_CACHE: RefCell<WordCache<Box<str>>> = RefCell::new(WordCache::default());
 }
 
-/// Puts the index term of `word` (an index word, at most [`crate::text::segment::MAX_TERM_CHARS`]
+/// Puts the index term of `word` (an index word, at most [`crate::text::MAX_TERM_CHARS`]
 /// characters) in `out`: lowercased, full-width folded, and stemmed with the English stemmer
 /// if it is Latin-script. Looked up in the thread's cache first; allocates only for a word the
 /// thread has not seen lately (or when `out` is too small).

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::text::tokens::count_tokens;
+use crate::text::count_tokens;
 use crate::text::{Analyzer, Language};
 
 /// How many of `delta` sentences each paragraph gives (δ_i), by its size in terms: largest

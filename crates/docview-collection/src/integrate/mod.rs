@@ -26,9 +26,8 @@ use crate::extract::Metadata;
 use crate::measure::FeatureVector;
 use crate::page::PageType;
 use crate::stats::CollectionStats;
-use crate::text::analyzer::count_term;
-use crate::text::dates::{date_words, is_duration};
 use crate::text::{Analyzer, Language};
+use crate::text::{count_term, date_words, is_duration};
 use crate::topic::TopicPage;
 use docview_classify::PageShape;
 
@@ -334,7 +333,7 @@ pub fn integrate(url: &PageUrl<'_>, page: &TopicPage, cx: Context<'_>) -> Integr
 }
 
 /// The `max(λ, θ)` heaviest features of the topic vector that are not dates or durations (a
-/// listing's "Mar 07 · 4 min read" says when, not what: [`crate::text::dates`]).
+/// listing's "Mar 07 · 4 min read" says when, not what: [`crate::text::date_words`]).
 fn ranked_features(
     vector: &FeatureVector,
     topic: &str,

@@ -20,7 +20,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::page::PageType;
-use crate::text::tokens::count_tokens;
+use crate::text::count_tokens;
 use crate::topic::{LinkPlace, TopicPage};
 
 /// The classes of the page-type scheme (wcxb-dev's, the embedded classifier's) whose pages

@@ -34,7 +34,7 @@ use std::fmt;
 use md5::{Digest, Md5};
 use serde::{Deserialize, Serialize};
 
-use crate::text::tokens::for_each_lower_token;
+use crate::text::for_each_lower_token;
 pub use minhash::{LshIndex, MinHashError, MinHashParams, MinHasher, Signature};
 
 /// Default share of the features that make the keyword fingerprint (the paper's system: 0.4).

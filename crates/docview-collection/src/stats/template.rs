@@ -40,7 +40,7 @@ use md5::{Digest, Md5};
 use serde::{Deserialize, Serialize};
 
 use crate::minhash::{MinHasher, Signature, fmix64, token_sequence, token_sequence_key};
-use crate::text::tokens::count_tokens;
+use crate::text::count_tokens;
 
 /// How template lines are told from a page's own.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]

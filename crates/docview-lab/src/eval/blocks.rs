@@ -26,19 +26,16 @@ use rustc_hash::FxHashSet;
 use super::{
     EvalReport, LabelledPage, PageScore, SiteModels, learn_site_models_with, run_eval_pages,
 };
-use crate::clean::features::{
-    BlockFeatures, FEATURE_NAMES, N_CONTEXT, N_FEATURES, block_features, context_rows, parents,
-};
-use crate::clean::lexicon::Lexicon;
-use crate::clean::site_evidence::{MIN_PAGES, N_SITE, SITE_NAMES};
 use crate::clean::{
-    BlockModel, Cleaner, Framework, Learned, PageSignature, RepeatsLearner, SITE_WIDTH,
-    SiteLearner, SiteModel, Stage, TrainParams, joined_rows, site_rows,
+    BlockFeatures, BlockModel, Cleaner, FEATURE_NAMES, Framework, Learned, Lexicon, N_CONTEXT,
+    N_FEATURES, N_SITE, PageSignature, RepeatsLearner, SITE_MIN_PAGES as MIN_PAGES, SITE_NAMES,
+    SITE_WIDTH, SiteLearner, SiteModel, Stage, TrainParams, block_features, context_rows,
+    joined_rows, parents, site_rows,
 };
 use crate::extract::{PageLimits, parse_page};
 use crate::input::read_page_bytes;
 use crate::page::{Item, NodeId, TagTree};
-use crate::text::tokens::for_each_token_span;
+use crate::text::for_each_token_span;
 use crate::{Error, Result};
 
 /// A block is labelled content when at least this share of its tokens is in the reference.

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::text::tokens::{for_each_token_span, lower_token};
+use crate::text::{for_each_token_span, lower_token};
 
 /// Precision, recall and F1 of one page, or their macro-average over pages.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]

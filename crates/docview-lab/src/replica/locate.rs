@@ -27,7 +27,7 @@ use ego_tree::NodeId;
 use scraper::{Html, Node};
 use serde::Serialize;
 
-use crate::text::tokens::for_each_lower_token;
+use crate::text::for_each_lower_token;
 use docview_collection::minhash::shingle_hashes;
 
 /// Least share of the reference's tokens the main-content node must hold.
