@@ -508,6 +508,10 @@ mod tests {
         fn kind(&self) -> docview_clean::CleanerKind {
             docview_clean::CleanerKind::Framework
         }
+        // A test cleaner, named apart from the cleaner it stands in for.
+        fn name(&self) -> &'static str {
+            "nothing"
+        }
         fn clean(&self, tree: &TagTree) -> Cleaned {
             Cleaned::empty(tree)
         }
