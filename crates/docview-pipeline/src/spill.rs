@@ -18,7 +18,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
 use crate::input::RawPage;
-use crate::steps::Unreadable;
+use crate::site::PageUrl;
+use crate::steps::{Processed, Unreadable, Worker, integrate_page};
 use crate::topic::TopicPage;
 use crate::{Error, Result};
 
@@ -36,6 +37,17 @@ pub struct CleanedPage {
     pub html_bytes: u64,
     /// Its topic page, or why it could not be read.
     pub topic: std::result::Result<TopicPage, Unreadable>,
+}
+
+impl CleanedPage {
+    /// Second pass: integrates and fingerprints the page as the `seq`-th of the run
+    /// ([`integrate_page`]), or gives why the first pass could not read it.
+    pub fn integrate(self, seq: u64, w: &Worker<'_>) -> std::result::Result<Processed, Unreadable> {
+        let url = PageUrl::parse(&self.url);
+        let (origin, html_bytes) = (self.origin, self.html_bytes);
+        self.topic
+            .map(|topic| integrate_page(seq, origin, &url, html_bytes, topic, w))
+    }
 }
 
 /// A page of the second pass: raw (to be cleaned there) or cleaned in the first pass.

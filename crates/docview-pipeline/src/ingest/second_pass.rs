@@ -16,11 +16,10 @@ use crate::progress::{Phase, Progress};
 use crate::records::SkippedLine;
 use crate::replica::{Detection, MinHasher};
 use crate::settings::IngestOptions;
-use crate::site::PageUrl;
 use crate::spill::{PageWork, SPILL_FILE, read_spill};
 use crate::state::{RunState, STATE_FILE};
 use crate::stats::CollectionStats;
-use crate::steps::{Cleaning, Processed, Unreadable, Worker, integrate_page, process_page};
+use crate::steps::{Cleaning, Processed, Unreadable, Worker, process_page};
 use crate::summary::ReplicaIndexMemory;
 use crate::text::Analyzer;
 
@@ -137,19 +136,7 @@ pub(super) fn run_ingest(
             .into_par_iter()
             .map(|(seq, page)| match page {
                 PageWork::Raw(raw) => process_page(raw, seq, &worker),
-                PageWork::Cleaned(c) => {
-                    let c = *c;
-                    c.topic.map(|topic| {
-                        integrate_page(
-                            seq,
-                            c.origin,
-                            &PageUrl::parse(&c.url),
-                            c.html_bytes,
-                            topic,
-                            &worker,
-                        )
-                    })
-                }
+                PageWork::Cleaned(c) => c.integrate(seq, &worker),
             })
             .collect();
         ProcessedBatch {

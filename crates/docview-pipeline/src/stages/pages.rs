@@ -15,10 +15,9 @@ use crate::folder::STATS_FILE;
 use crate::records::table::TableWriter;
 use crate::records::{RecordLine, SkippedLine};
 use crate::replica::{Detection, MinHashParams, MinHasher};
-use crate::site::PageUrl;
 use crate::spill::read_spill;
 use crate::stats::CollectionStats;
-use crate::steps::{Processed, Unreadable, Worker, integrate_page};
+use crate::steps::{Processed, Unreadable, Worker};
 use crate::text::Analyzer;
 use crate::{Error, Result};
 
@@ -180,17 +179,8 @@ pub(super) fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
             work_items
                 .into_par_iter()
                 .map(|(key, seq, c)| {
-                    let result = c.topic.map(|topic| {
-                        integrate_page(
-                            seq,
-                            c.origin,
-                            &PageUrl::parse(&c.url),
-                            c.html_bytes,
-                            topic,
-                            &worker,
-                        )
-                    });
-                    (key, seq, c.url, c.html_bytes, result)
+                    let (url, html_bytes) = (c.url.clone(), c.html_bytes);
+                    (key, seq, url, html_bytes, c.integrate(seq, &worker))
                 })
                 .collect()
         });
