@@ -63,10 +63,6 @@ impl EarlierRuns {
     /// each took its fingerprints as `options` takes them (the same replica detection; the
     /// same MinHash shingles, permutations and seed, or keyword percentage and interval).
     pub fn check(options: &IngestOptions) -> Result<()> {
-        if options.earlier.is_empty() {
-            return Ok(());
-        }
-        let now = options.settings(None)?;
         let mut seen = HashSet::new();
         let out = std::fs::canonicalize(&options.out).ok();
         for dir in &options.earlier {
@@ -97,7 +93,7 @@ impl EarlierRuns {
                      (`docview ingest --resume`, or the rest of its stages)",
                 ));
             }
-            let differs = state.settings.fingerprint_differences(&now);
+            let differs = state.settings.fingerprint_differences(options);
             if !differs.is_empty() {
                 return Err(Error::bad_input(
                     name,

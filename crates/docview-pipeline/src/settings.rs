@@ -294,12 +294,13 @@ impl RunSettings {
         out
     }
 
-    /// What differs from `now` among the settings that shape fingerprints: the detection and,
+    /// What differs from the options `now` among the settings that shape fingerprints (read
+    /// from the options themselves: no model digest is needed): the detection and,
     /// for MinHash, the shingles, permutations and seed of the signature (not the bands and
     /// threshold, which decide what counts as a near-replica), for keyword detection the
     /// keyword fingerprint's parameters. The pages of an earlier run compare to this run's
     /// when it is empty.
-    pub fn fingerprint_differences(&self, now: &RunSettings) -> Vec<String> {
+    pub fn fingerprint_differences(&self, now: &IngestOptions) -> Vec<String> {
         let mut out = Vec::new();
         differences!(out, self, now, detection);
         match now.detection {
@@ -463,9 +464,8 @@ mod tests {
 
     #[test]
     fn only_the_settings_that_shape_fingerprints_must_match() {
-        let options = IngestOptions::new(Vec::new(), PathBuf::new());
-        let now = options.settings(None).unwrap();
-        let mut was = now.clone();
+        let now = IngestOptions::new(Vec::new(), PathBuf::new());
+        let mut was = now.settings(None).unwrap();
         // The threshold and the bands decide what counts as a near-replica, not the signature.
         was.minhash.threshold = 0.9;
         was.minhash.bands = 16;
