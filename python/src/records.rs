@@ -8,8 +8,7 @@ use std::sync::Mutex;
 
 use pyo3::prelude::*;
 
-use docview_collection::records::table;
-use docview_collection::records::{DOCVIEWS, DOCVIEWS_PARQUET};
+use docview_collection::records::{DOCVIEWS, DOCVIEWS_PARQUET, read_docviews_parquet};
 
 use crate::error::{Error, Result};
 
@@ -96,17 +95,9 @@ fn lines(file: &Path, layout: Layout) -> Result<Box<dyn Iterator<Item = Line> + 
             ))
         }
         Layout::Parquet => {
-            let rows = table::rows(file, Some(&["record"]))?;
-            Ok(Box::new(rows.enumerate().map(move |(i, row)| {
-                let at = format!("{name}: row {}", i + 1);
-                let row = row?;
-                let record = row.text("record").ok_or_else(|| {
-                    Error::from(docview_collection::Error::bad_input(
-                        at.clone(),
-                        "no `record` column: not a docviews.parquet of docview ingest",
-                    ))
-                })?;
-                Ok((at, record))
+            let lines = read_docviews_parquet(file)?;
+            Ok(Box::new(lines.enumerate().map(move |(i, line)| {
+                Ok((format!("{name}: row {}", i + 1), line?))
             })))
         }
     }

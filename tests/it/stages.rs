@@ -12,9 +12,11 @@ use docview::index::{IndexKind, index_stats, search};
 use docview::lock::{FolderLock, LockMode};
 use docview::pipeline::stages::{PLAN_FILE, Plan, Stage, TaskOutcome, run_stages, run_task};
 use docview::pipeline::{IngestOptions, RunState, STATE_FILE, STATS_FILE, Silent, Status, ingest};
+use docview::records::rows::read_rows;
 use docview::records::table;
 use docview::records::{
-    DOCVIEWS, DOCVIEWS_PARQUET, REPLICAS, RecordLine, ReplicaLine, SKIPPED, for_each_line,
+    DOCVIEWS, DOCVIEWS_PARQUET, DocViewRow, REPLICAS, RecordLine, ReplicaLine, SKIPPED,
+    for_each_line, read_docviews_parquet,
 };
 use docview::replica::ReplicaKind;
 
@@ -131,24 +133,39 @@ fn stages_give_one_process_output_on_the_samples_at_1_2_and_3_shards() {
         both(&options, &one, &many, shards);
         assert_same(&one, &many);
     }
-    // The records as Parquet: one row per record, the same values.
-    let rows = table::read_table(&one.join(DOCVIEWS_PARQUET)).unwrap();
+    // The records as Parquet: one row per record, the same values, and the record lines back.
+    let parquet = one.join(DOCVIEWS_PARQUET);
+    let rows: Vec<DocViewRow> = read_rows(&parquet).unwrap().map(Result::unwrap).collect();
+    let lines: Vec<String> = std::fs::read_to_string(one.join(DOCVIEWS))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(rows.len(), lines.len());
     let mut records = Vec::new();
     for_each_line(&one.join(DOCVIEWS), |r: RecordLine| records.push(r)).unwrap();
-    assert_eq!(rows.len(), records.len());
     assert!(records.iter().any(|r| !r.docview.replicas.is_empty()));
-    for (row, r) in rows.iter().zip(&records) {
-        assert_eq!(row.int("seq"), Some(r.seq as i64));
-        assert_eq!(
-            row.text("identifier").as_deref(),
-            Some(r.docview.identifier.as_str())
-        );
-        assert_eq!(row.text("title").as_deref(), Some(r.docview.title.as_str()));
-        let replicas: Vec<String> = serde_json::from_str(&row.text("replicas").unwrap()).unwrap();
+    for ((row, r), line) in rows.iter().zip(&records).zip(&lines) {
+        assert_eq!(row, &DocViewRow::of(r, line.clone()));
+        assert_eq!(row.seq, r.seq);
+        assert_eq!(row.identifier, r.docview.identifier);
+        let replicas: Vec<String> = serde_json::from_str(&row.replicas).unwrap();
         assert_eq!(replicas, r.docview.replicas);
         let kind = serde_json::to_value(r.docview.page_type).unwrap();
-        assert_eq!(row.text("type").as_deref(), kind.as_str());
+        assert_eq!(Some(row.page_type.as_str()), kind.as_str());
     }
+    let back: Vec<String> = read_docviews_parquet(&parquet)
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(back, lines);
+    // The column names as Spark and DuckDB see them.
+    let first = &table::read_table(&parquet).unwrap()[0];
+    assert_eq!(first.int("seq"), Some(records[0].seq as i64));
+    assert_eq!(
+        first.text("abstract"),
+        Some(records[0].docview.abstract_text.clone())
+    );
     // A site-aware cleaner learns its site models over the shards as one process does.
     let mut wisdom = options.clone();
     wisdom.cleaner = docview::clean::CleanerKind::Wisdom;

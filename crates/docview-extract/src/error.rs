@@ -36,7 +36,7 @@ impl Error {
 }
 
 /// Why bytes are no HTML page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum NotAPage {
     /// Nothing but whitespace.
     Empty,
@@ -45,6 +45,9 @@ pub enum NotAPage {
 }
 
 impl NotAPage {
+    /// Every kind, in order.
+    pub const ALL: [NotAPage; 2] = [NotAPage::Empty, NotAPage::Binary];
+
     /// The reason a skipped page is counted under (summaries, `skipped.jsonl`).
     pub fn label(self) -> &'static str {
         match self {

@@ -61,20 +61,109 @@ pub enum SkipReason {
 }
 
 impl SkipReason {
-    /// A short label that groups skips in counts: `not HTML`, `HTTP 404`, `WARC revisit record`.
-    pub fn label(&self) -> String {
+    /// What the skip is counted under: this reason without its detail.
+    pub fn kind(&self) -> SkipKind {
         match self {
-            SkipReason::NotHtml { .. } => "not HTML".to_string(),
-            SkipReason::HttpStatus(code) => format!("HTTP status {code}"),
-            SkipReason::NotResponse { warc_type } => format!("WARC {warc_type} record"),
-            SkipReason::NotHttp { .. } => "response record without HTTP".to_string(),
-            SkipReason::Encoding(_) => "unsupported content encoding".to_string(),
-            SkipReason::Symlink => "symbolic link (not followed)".to_string(),
-            SkipReason::SpecialFile(_) => "not a regular file".to_string(),
-            SkipReason::NotPageFile => "not a page file".to_string(),
+            SkipReason::NotHtml { .. } => SkipKind::NotHtml,
+            SkipReason::HttpStatus(code) => SkipKind::HttpStatus(*code),
+            SkipReason::NotResponse { warc_type } => SkipKind::NotResponse {
+                warc_type: warc_type.clone(),
+            },
+            SkipReason::NotHttp { .. } => SkipKind::NotHttp,
+            SkipReason::Encoding(_) => SkipKind::Encoding,
+            SkipReason::Symlink => SkipKind::Symlink,
+            SkipReason::SpecialFile(_) => SkipKind::SpecialFile,
+            SkipReason::NotPageFile => SkipKind::NotPageFile,
         }
     }
 }
+
+/// What a skipped record is counted under: its [`SkipReason`] without the detail (the content
+/// type, the encoding, the kind of file), so that skips group in counts. It is written as a
+/// short label (`not HTML`, `HTTP status 404`, `WARC revisit record`), which parses back
+/// ([`FromStr`](std::str::FromStr)).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum SkipKind {
+    /// [`SkipReason::NotHtml`].
+    NotHtml,
+    /// [`SkipReason::HttpStatus`], with its status.
+    HttpStatus(u16),
+    /// [`SkipReason::NotResponse`], with its `WARC-Type`.
+    NotResponse {
+        /// The `WARC-Type`.
+        warc_type: String,
+    },
+    /// [`SkipReason::NotHttp`].
+    NotHttp,
+    /// [`SkipReason::Encoding`].
+    Encoding,
+    /// [`SkipReason::Symlink`].
+    Symlink,
+    /// [`SkipReason::SpecialFile`].
+    SpecialFile,
+    /// [`SkipReason::NotPageFile`].
+    NotPageFile,
+}
+
+impl SkipKind {
+    /// The kinds whose label is fixed, with it.
+    const FIXED: [(SkipKind, &'static str); 6] = [
+        (SkipKind::NotHtml, "not HTML"),
+        (SkipKind::NotHttp, "response record without HTTP"),
+        (SkipKind::Encoding, "unsupported content encoding"),
+        (SkipKind::Symlink, "symbolic link (not followed)"),
+        (SkipKind::SpecialFile, "not a regular file"),
+        (SkipKind::NotPageFile, "not a page file"),
+    ];
+}
+
+impl fmt::Display for SkipKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SkipKind::HttpStatus(code) => write!(f, "HTTP status {code}"),
+            SkipKind::NotResponse { warc_type } => write!(f, "WARC {warc_type} record"),
+            fixed => {
+                let label = Self::FIXED
+                    .iter()
+                    .find(|(kind, _)| kind == fixed)
+                    .map_or("", |(_, label)| label);
+                f.write_str(label)
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for SkipKind {
+    type Err = UnknownSkipKind;
+
+    /// The kind a label names (as [`Display`](fmt::Display) writes it).
+    fn from_str(label: &str) -> Result<SkipKind, UnknownSkipKind> {
+        if let Some((kind, _)) = Self::FIXED.iter().find(|(_, l)| *l == label) {
+            return Ok(kind.clone());
+        }
+        // The digits only as the label writes them: not `HTTP status 0404` nor `+404`.
+        if let Some(digits) = label.strip_prefix("HTTP status ")
+            && let Ok(code) = digits.parse::<u16>()
+            && code.to_string() == digits
+        {
+            return Ok(SkipKind::HttpStatus(code));
+        }
+        if let Some(warc_type) = label
+            .strip_prefix("WARC ")
+            .and_then(|rest| rest.strip_suffix(" record"))
+        {
+            return Ok(SkipKind::NotResponse {
+                warc_type: warc_type.to_string(),
+            });
+        }
+        Err(UnknownSkipKind(label.to_string()))
+    }
+}
+
+/// A label that names no [`SkipKind`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown skip reason {0:?}")]
+pub struct UnknownSkipKind(pub String);
 
 impl fmt::Display for SkipReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -219,5 +308,55 @@ mod tests {
             warc_type: "revisit".into(),
         };
         assert_eq!(revisit.to_string(), "WARC revisit record");
+    }
+
+    #[test]
+    fn a_skip_is_counted_under_a_label_that_parses_back() {
+        let reasons = [
+            SkipReason::NotHtml {
+                content_type: "image/png".into(),
+            },
+            SkipReason::HttpStatus(404),
+            SkipReason::NotResponse {
+                warc_type: "revisit".into(),
+            },
+            SkipReason::NotHttp {
+                content_type: "text/dns".into(),
+            },
+            SkipReason::Encoding("br".into()),
+            SkipReason::Symlink,
+            SkipReason::SpecialFile("FIFO"),
+            SkipReason::NotPageFile,
+        ];
+        let labels: Vec<String> = reasons.iter().map(|r| r.kind().to_string()).collect();
+        assert_eq!(
+            labels,
+            [
+                "not HTML",
+                "HTTP status 404",
+                "WARC revisit record",
+                "response record without HTTP",
+                "unsupported content encoding",
+                "symbolic link (not followed)",
+                "not a regular file",
+                "not a page file",
+            ]
+        );
+        for (reason, label) in reasons.iter().zip(&labels) {
+            assert_eq!(label.parse::<SkipKind>(), Ok(reason.kind()), "{label}");
+        }
+        for wrong in [
+            "",
+            "HTTP status",
+            "HTTP status 0404",
+            "HTTP status +404",
+            "HTTP status 70000",
+            "not html",
+        ] {
+            assert_eq!(
+                wrong.parse::<SkipKind>(),
+                Err(UnknownSkipKind(wrong.to_string()))
+            );
+        }
     }
 }

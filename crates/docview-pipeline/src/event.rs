@@ -5,10 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::input::{InputEvent, RawPage};
-use crate::records::SkippedLine;
-
-/// The counted reason of a malformed input record.
-pub const MALFORMED: &str = "malformed record";
+use crate::records::{Skip, SkippedLine};
 
 /// One input event as the passes see it: a page, or a record that is no page.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -20,7 +17,7 @@ pub enum Event<P> {
         /// Where it came from.
         origin: String,
         /// The counted reason.
-        label: String,
+        reason: Skip,
         /// The whole message.
         detail: String,
     },
@@ -40,34 +37,34 @@ impl<P> Event<P> {
             InputEvent::Page(p) => Event::Page(page(p)),
             InputEvent::Skipped { origin, reason } => Event::Skipped {
                 origin,
-                label: reason.label(),
                 detail: reason.to_string(),
+                reason: Skip::from(&reason),
             },
             InputEvent::Malformed { origin, message } => Event::Malformed { origin, message },
         }
     }
 
     /// Its page, or the line `skipped.jsonl` gives a record that is no page (a malformed one
-    /// counted as [`MALFORMED`], its message the detail).
+    /// counted as [`Skip::Malformed`], its message the detail).
     pub fn into_page(self) -> std::result::Result<P, SkippedLine> {
         match self {
             Event::Page(p) => Ok(p),
             Event::Skipped {
                 origin,
-                label,
+                reason,
                 detail,
             } => Err(SkippedLine {
                 origin,
-                detail: if detail == label {
+                detail: if detail == reason.to_string() {
                     String::new()
                 } else {
                     detail
                 },
-                reason: label,
+                reason,
             }),
             Event::Malformed { origin, message } => Err(SkippedLine {
                 origin,
-                reason: MALFORMED.to_string(),
+                reason: Skip::Malformed,
                 detail: message,
             }),
         }
@@ -79,11 +76,11 @@ impl<P> Event<P> {
             Event::Page(p) => Event::Page(page(p)),
             Event::Skipped {
                 origin,
-                label,
+                reason,
                 detail,
             } => Event::Skipped {
                 origin,
-                label,
+                reason,
                 detail,
             },
             Event::Malformed { origin, message } => Event::Malformed { origin, message },

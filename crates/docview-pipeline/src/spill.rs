@@ -225,6 +225,9 @@ impl Iterator for SpillReader {
 mod tests {
     use super::*;
     use crate::clean::Learned;
+    use crate::extract::NotAPage;
+    use crate::input::SkipKind;
+    use crate::records::Skip;
     use crate::steps::clean_page;
 
     /// A cleaned sample page, a page that could not be read, a skipped and a malformed record.
@@ -257,14 +260,14 @@ mod tests {
             (
                 page(Err(Unreadable {
                     origin: "b.html".into(),
-                    reason: "no text".into(),
+                    reason: Skip::NotAPage(NotAPage::Empty),
                 })),
                 10,
             ),
             (
                 Event::Skipped {
                     origin: "c.warc@0".into(),
-                    label: "not html".into(),
+                    reason: Skip::Input(SkipKind::NotHtml),
                     detail: "image/png".into(),
                 },
                 20,

@@ -12,6 +12,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::output::{read_json, write_json_atomically};
+use crate::records::Skip;
 use crate::settings::RunSettings;
 use crate::{Error, Result};
 
@@ -54,7 +55,7 @@ pub struct Counters {
     pub replicas_near: u64,
     /// Pages that could not be read as HTML (empty, binary), and input records skipped
     /// (non-HTML, error responses) or malformed, by reason.
-    pub skipped: BTreeMap<String, u64>,
+    pub skipped: BTreeMap<Skip, u64>,
     /// Bytes of HTML read (decompressed).
     pub html_bytes: u64,
 }
@@ -71,8 +72,8 @@ impl Counters {
     }
 
     /// Counts one skip.
-    pub fn skip(&mut self, reason: impl Into<String>) {
-        *self.skipped.entry(reason.into()).or_insert(0) += 1;
+    pub fn skip(&mut self, reason: Skip) {
+        *self.skipped.entry(reason).or_insert(0) += 1;
     }
 }
 
@@ -181,6 +182,7 @@ fn settings_as_json_value<S: serde::Serializer>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::SkipKind;
     use crate::settings::IngestOptions;
 
     #[test]
@@ -188,7 +190,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let options = IngestOptions::new(vec![dir.path().to_path_buf()], dir.path().join("out"));
         let mut state = RunState::new(options.settings(Some(7)).unwrap());
-        state.counters.skip("not HTML");
+        state.counters.skip(Skip::Input(SkipKind::NotHtml));
         let path = dir.path().join(STATE_FILE);
         state.save(&path).unwrap();
         assert_eq!(RunState::load(&path).unwrap(), state);

@@ -12,6 +12,7 @@ use crate::clean::{Cleaner, SiteModel};
 use crate::extract::{PageLimits, extract_page_in_site};
 use crate::input::RawPage;
 use crate::integrate::{Context, DocView, IntegrateParams, integrate};
+use crate::records::Skip;
 use crate::replica::{Fingerprints, KeywordParams, MinHasher};
 use crate::site::PageUrl;
 use crate::stats::CollectionStats;
@@ -65,8 +66,8 @@ pub struct Processed {
 pub struct Unreadable {
     /// Where it came from.
     pub origin: String,
-    /// Why it could not be read (the short reason counted in the summary).
-    pub reason: String,
+    /// Why it could not be read (the reason counted in the summary).
+    pub reason: Skip,
 }
 
 /// Decodes, parses and cleans one page into its topic page (with its site's model, for a
@@ -97,8 +98,8 @@ pub fn clean_page(
     .map_err(|e| Unreadable {
         origin: raw.origin.clone(),
         reason: match &e {
-            crate::extract::Error::NotAPage { why, .. } => why.label().to_string(),
-            _ => "unreadable page".to_string(),
+            crate::extract::Error::NotAPage { why, .. } => Skip::NotAPage(*why),
+            _ => Skip::Unreadable,
         },
     })
 }

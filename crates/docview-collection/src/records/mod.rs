@@ -1,8 +1,12 @@
 //! The record files of an ingest, as the lab, the Python module and the pipeline read and
 //! write them: `docviews.jsonl` ([`RecordLine`]), `replicas.jsonl` ([`ReplicaLine`]),
-//! `skipped.jsonl` ([`SkippedLine`]), and `docviews.parquet`, written from the records through
-//! [`table`], the Parquet tables of the record file and of the sharded stages' work files.
+//! `skipped.jsonl` ([`SkippedLine`]) and `docviews.parquet` ([`DocViewRow`]); and the Parquet
+//! tables that file and the sharded stages' work files are written in ([`table`], with
+//! [`rows`] for a table's rows as structs).
 
+mod parquet;
+pub mod rows;
+mod skip;
 pub mod table;
 
 use std::collections::HashMap;
@@ -15,6 +19,9 @@ use serde::{Deserialize, Serialize};
 use crate::integrate::DocView;
 use crate::replica::{Fingerprints, ReplicaKind};
 use crate::{Error, Result};
+
+pub use parquet::{DOCVIEWS_PARQUET, DocViewRow, read_docviews_parquet, write_docviews_parquet};
+pub use skip::{Skip, UnknownSkip};
 
 /// One line of `docviews.jsonl`: the DocView and what the run knows of the page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,7 +70,7 @@ pub struct SkippedLine {
     /// Where it was read from (file, record offset, line).
     pub origin: String,
     /// The counted reason.
-    pub reason: String,
+    pub reason: Skip,
     /// More about it, when there is more.
     #[serde(skip_serializing_if = "String::is_empty", default)]
     pub detail: String,
@@ -106,100 +113,6 @@ pub fn for_each_line<T: for<'de> Deserialize<'de>>(
         f(value);
     }
     Ok(())
-}
-
-/// The DocView records as Parquet, beside `docviews.jsonl`.
-pub const DOCVIEWS_PARQUET: &str = "docviews.parquet";
-
-/// Writes `docviews.jsonl` of `dir` again as `docviews.parquet` (atomically): one row per kept
-/// page, the DocView's scalar elements as columns, its lists (keywords, relevant links,
-/// replicas) and its metadata as JSON text, the published date and the Markdown (when the
-/// run rendered it) as optional text, and the whole record as `record`. Spark, DuckDB, pandas and polars
-/// read it directly.
-pub fn write_docviews_parquet(dir: &Path) -> Result<()> {
-    use table::{Column, Values, write_table};
-    let mut seq = Vec::new();
-    let mut text: [Vec<String>; 7] = Default::default();
-    let mut truncated = Vec::new();
-    let mut empty = Vec::new();
-    let mut lists: [Vec<String>; 3] = Default::default();
-    let mut record = Vec::new();
-    let mut page_type = Vec::new();
-    let mut metadata = Vec::new();
-    let mut published = Vec::new();
-    let mut markdown = Vec::new();
-    let path = dir.join(DOCVIEWS);
-    let file = File::open(&path).map_err(|e| Error::io(&path, e))?;
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| Error::io(&path, e))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r: RecordLine = serde_json::from_str(&line).map_err(|e| {
-            Error::bad_input(format!("{}:{}", path.display(), i + 1), e.to_string())
-        })?;
-        let d = &r.docview;
-        seq.push(r.seq as i64);
-        for (col, value) in text.iter_mut().zip([
-            &d.identifier,
-            &r.origin,
-            &d.classification_code,
-            &d.title,
-            &d.abstract_text,
-            &d.topic_content,
-            &d.language,
-        ]) {
-            col.push(value.clone());
-        }
-        lists[0].push(json_text(&d.keywords));
-        lists[1].push(json_text(&d.relevant_links));
-        lists[2].push(json_text(&d.replicas));
-        page_type.push(json_text(&d.page_type).trim_matches('"').to_string());
-        truncated.push(d.truncated.clone());
-        empty.push(i64::from(d.topic_content_empty));
-        metadata.push(json_text(&d.metadata));
-        published.push(d.metadata.published.as_ref().map(|p| p.value.clone()));
-        markdown.push(d.topic_markdown.clone());
-        record.push(line);
-    }
-    let [
-        identifier,
-        origin,
-        code,
-        title,
-        abstract_text,
-        topic,
-        language,
-    ] = text;
-    let [keywords, links, replicas] = lists;
-    write_table(
-        &dir.join(DOCVIEWS_PARQUET),
-        &[
-            Column::int("seq", seq),
-            Column::text("identifier", identifier),
-            Column::text("origin", origin),
-            Column::text("type", page_type),
-            Column::text("classification_code", code),
-            Column::text("title", title),
-            Column::text("keywords", keywords),
-            Column::text("abstract", abstract_text),
-            Column::text("topic_content", topic),
-            Column::text("relevant_links", links),
-            Column::text("language", language),
-            Column::int("topic_content_empty", empty),
-            Column::optional("truncated", Values::Text(truncated)),
-            Column::text("replicas", replicas),
-            Column::text("metadata", metadata),
-            Column::optional("published", Values::Text(published)),
-            Column::optional("topic_markdown", Values::Text(markdown)),
-            Column::text("record", record),
-        ],
-    )
-}
-
-/// `value` as JSON text (values that always serialise: strings, lists, plain enums).
-fn json_text<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// Completes the kept records with the URLs of their replicas (read from `replicas.jsonl`),

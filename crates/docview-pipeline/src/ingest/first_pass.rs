@@ -6,10 +6,11 @@ use rayon::prelude::*;
 
 use crate::Result;
 use crate::batches::{Batch, input_events, pipeline_batches};
-use crate::event::{Event, MALFORMED};
+use crate::event::Event;
 use crate::extract::PageLimits;
 use crate::input::{Inputs, RawPage};
 use crate::progress::Progress;
+use crate::records::Skip;
 use crate::site::PageUrl;
 use crate::spill::{CleanedPage, SpillWriter};
 use crate::state::Counters;
@@ -69,8 +70,8 @@ pub(super) fn build_stats(
                         counters.pages_read += 1;
                         counters.html_bytes += p.bytes.len() as u64;
                     }
-                    Event::Skipped { label, .. } => counters.skip(label.clone()),
-                    Event::Malformed { .. } => counters.skip(MALFORMED),
+                    Event::Skipped { reason, .. } => counters.skip(reason.clone()),
+                    Event::Malformed { .. } => counters.skip(Skip::Malformed),
                 }
             }
             let mut cleaned = cleaned.into_iter();
@@ -80,7 +81,7 @@ pub(super) fn build_stats(
                         (
                             Err(Unreadable {
                                 origin: raw.origin.clone(),
-                                reason: "unreadable page".into(),
+                                reason: Skip::Unreadable,
                             }),
                             None,
                         )

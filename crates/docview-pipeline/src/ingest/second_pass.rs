@@ -10,10 +10,10 @@ use rayon::prelude::*;
 use super::sink::Sink;
 use crate::Result;
 use crate::batches::{Batch, input_events, pipeline_batches};
-use crate::event::{Event, MALFORMED};
+use crate::event::Event;
 use crate::input::Inputs;
 use crate::progress::{Phase, Progress};
-use crate::records::SkippedLine;
+use crate::records::{Skip, SkippedLine};
 use crate::replica::{Detection, MinHasher};
 use crate::settings::IngestOptions;
 use crate::spill::{PageWork, SPILL_FILE, read_spill};
@@ -97,7 +97,7 @@ pub(super) fn run_ingest(
     progress.start(Phase::Ingest, input_bytes);
     let skip = state.events_done;
     let mut next_seq_done = state.next_seq;
-    let mut malformed = counters.skipped.get(MALFORMED).copied().unwrap_or(0);
+    let mut malformed = counters.skipped.get(&Skip::Malformed).copied().unwrap_or(0);
     // Numbers the pages of a batch, in input order; notes its first malformed records.
     let prepare = |batch: Batch<PageWork>| -> NumberedBatch {
         let events = batch.events.len() as u64;

@@ -2,21 +2,17 @@
 //! written by stage `pages`), and the views the later stages read of it: `pairs` the
 //! signatures ([`PageSignature`]), `resolve` the fingerprints ([`PageFingerprints`]),
 //! `finalise` the records and full texts ([`PageRecord`]). The columns are named once, in
-//! [`PageRow`]'s impl.
-//!
-//! Two columns share the name `record`: the page's number in its unit (an integer, the second
-//! column) and its record line (JSON text, the twelfth). The layout is kept as it is (the
-//! stages' files stay byte for byte what they were), but a reader by name sees the record line
-//! under both, so the number in the unit is written and never read back, and a read of the
-//! record line cannot be a projection (the Parquet reader refuses to project two columns of one
-//! name): [`PageRecord`] reads whole rows.
+//! [`PageRow`]'s impl. (Before plan layout 3 the page's number in its unit was a second
+//! column named `record`, which hid it from readers by name and kept `finalise` from reading
+//! only the columns it needs.)
 
 use crate::Result;
+use crate::records::Skip;
 use crate::records::table::{Column, Values};
 use crate::replica::{Fingerprint, Signature};
 
 use super::codec::{fingerprint_hex, signature_bytes};
-use super::rows::{Cells, ReadRow, WriteRows};
+use super::rows::{Cells, ReadRow, WorkCells, WriteRows};
 
 /// One page of a shard (`pages.parquet`): an unreadable page has its key, `seq`, URL, origin,
 /// size and `unreadable`, and nothing else.
@@ -24,14 +20,14 @@ use super::rows::{Cells, ReadRow, WriteRows};
 pub(super) struct PageRow {
     /// Its unit's number.
     pub(super) unit: usize,
-    /// Its number in the unit (written, not read back: see the module doc).
-    pub(super) record: u64,
+    /// Its number in the unit (for whoever reads the table; the stages go by `seq`).
+    pub(super) unit_record: u64,
     pub(super) seq: u64,
     pub(super) url: String,
     pub(super) origin: String,
     pub(super) html_bytes: u64,
     /// Why it could not be read.
-    pub(super) unreadable: Option<String>,
+    pub(super) unreadable: Option<Skip>,
     pub(super) exact: Option<Fingerprint>,
     pub(super) keyword: Option<Fingerprint>,
     pub(super) minhash: Option<Signature>,
@@ -48,7 +44,7 @@ pub(super) struct PageRow {
 
 impl PageRow {
     const UNIT: &'static str = "unit";
-    const RECORD: &'static str = "record";
+    const UNIT_RECORD: &'static str = "unit_record";
     const SEQ: &'static str = "seq";
     const URL: &'static str = "url";
     const ORIGIN: &'static str = "origin";
@@ -58,7 +54,6 @@ impl PageRow {
     const KEYWORD: &'static str = "keyword";
     const MINHASH: &'static str = "minhash";
     const TITLE: &'static str = "title";
-    /// The same name as [`PageRow::RECORD`] (see the module doc).
     const RECORD_JSON: &'static str = "record";
     const FULLTEXT: &'static str = "fulltext";
     const TOPIC: &'static str = "topic";
@@ -67,19 +62,19 @@ impl PageRow {
 
 impl WriteRows for PageRow {
     fn into_columns(rows: Vec<PageRow>) -> Vec<Column> {
-        let (mut unit, mut record, mut seq) = (vec![], vec![], vec![]);
+        let (mut unit, mut unit_record, mut seq) = (vec![], vec![], vec![]);
         let (mut url, mut origin, mut html_bytes) = (vec![], vec![], vec![]);
         let (mut unreadable, mut exact, mut keyword) = (vec![], vec![], vec![]);
         let (mut minhash, mut title, mut record_json) = (vec![], vec![], vec![]);
         let (mut fulltext, mut topic, mut abstract_text) = (vec![], vec![], vec![]);
         for r in rows {
             unit.push(r.unit as i64);
-            record.push(r.record as i64);
+            unit_record.push(r.unit_record as i64);
             seq.push(r.seq as i64);
             url.push(r.url);
             origin.push(r.origin);
             html_bytes.push(r.html_bytes as i64);
-            unreadable.push(r.unreadable);
+            unreadable.push(r.unreadable.map(|why| why.to_string()));
             exact.push(r.exact.map(fingerprint_hex));
             keyword.push(r.keyword.map(fingerprint_hex));
             minhash.push(r.minhash.as_ref().map(signature_bytes));
@@ -91,7 +86,7 @@ impl WriteRows for PageRow {
         }
         vec![
             Column::int(Self::UNIT, unit),
-            Column::int(Self::RECORD, record),
+            Column::int(Self::UNIT_RECORD, unit_record),
             Column::int(Self::SEQ, seq),
             Column::text(Self::URL, url),
             Column::text(Self::ORIGIN, origin),
@@ -133,7 +128,7 @@ impl ReadRow for PageSignature {
 pub(super) struct PageFingerprints {
     pub(super) seq: u64,
     pub(super) url: String,
-    pub(super) unreadable: Option<String>,
+    pub(super) unreadable: Option<Skip>,
     pub(super) exact: Option<Fingerprint>,
     pub(super) keyword: Option<Fingerprint>,
 }
@@ -151,32 +146,37 @@ impl ReadRow for PageFingerprints {
         Ok(PageFingerprints {
             seq: c.u64(PageRow::SEQ)?,
             url: c.text(PageRow::URL)?,
-            unreadable: c.opt_text(PageRow::UNREADABLE)?,
+            unreadable: c.opt_parsed(PageRow::UNREADABLE, "a skip reason")?,
             exact: c.opt_fingerprint(PageRow::EXACT)?,
             keyword: c.opt_fingerprint(PageRow::KEYWORD)?,
         })
     }
 }
 
-/// A page's `seq`, size, record line and full text, as `finalise` reads them (whole rows: see
-/// the module doc).
+/// A page's `seq`, size, record line and full text, as `finalise` reads them.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct PageRecord {
     pub(super) seq: u64,
     pub(super) html_bytes: u64,
-    pub(super) unreadable: Option<String>,
+    pub(super) unreadable: Option<Skip>,
     pub(super) record_json: Option<String>,
     pub(super) fulltext: Option<String>,
 }
 
 impl ReadRow for PageRecord {
-    const PROJECTION: Option<&'static [&'static str]> = None;
+    const PROJECTION: Option<&'static [&'static str]> = Some(&[
+        PageRow::SEQ,
+        PageRow::HTML_BYTES,
+        PageRow::UNREADABLE,
+        PageRow::RECORD_JSON,
+        PageRow::FULLTEXT,
+    ]);
 
     fn read(c: &Cells<'_>) -> Result<PageRecord> {
         Ok(PageRecord {
             seq: c.u64(PageRow::SEQ)?,
             html_bytes: c.u64(PageRow::HTML_BYTES)?,
-            unreadable: c.opt_text(PageRow::UNREADABLE)?,
+            unreadable: c.opt_parsed(PageRow::UNREADABLE, "a skip reason")?,
             record_json: c.opt_text(PageRow::RECORD_JSON)?,
             fulltext: c.opt_text(PageRow::FULLTEXT)?,
         })
@@ -186,7 +186,7 @@ impl ReadRow for PageRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::table::{TableWriter, write_table};
+    use crate::records::table::TableWriter;
     use crate::stages::rows::{read_rows, write_rows};
 
     fn read_back<T: ReadRow>(path: &std::path::Path) -> Vec<T> {
@@ -196,7 +196,7 @@ mod tests {
     fn pages() -> Vec<PageRow> {
         let readable = PageRow {
             unit: 2,
-            record: 5,
+            unit_record: 5,
             seq: 11,
             url: "http://a.example/".into(),
             origin: "a.warc.gz@100".into(),
@@ -213,12 +213,12 @@ mod tests {
         };
         let unreadable = PageRow {
             unit: 2,
-            record: 6,
+            unit_record: 6,
             seq: 12,
             url: "http://b.example/".into(),
             origin: "a.warc.gz@900".into(),
             html_bytes: 3,
-            unreadable: Some("unreadable page".into()),
+            unreadable: Some(Skip::Unreadable),
             exact: None,
             keyword: None,
             minhash: None,
@@ -273,66 +273,28 @@ mod tests {
     }
 
     #[test]
-    fn pages_are_the_bytes_the_stage_always_wrote_in_the_same_row_groups() {
+    fn pages_stream_back_over_row_groups_as_the_stage_writes_them() {
+        // Each group's rows, then the last.
         let dir = tempfile::tempdir().unwrap();
-        let old = |path: &std::path::Path| {
-            let text = |a: &str, b: &str| [a.to_string(), b.to_string()];
-            let opt = |a: &str| Values::Text(vec![Some(a.to_string()), None]);
-            let hex = |b: u8| Values::Text(vec![Some(Fingerprint([b; 16]).to_string()), None]);
-            write_table(
-                path,
-                &[
-                    Column::int("unit", [2, 2]),
-                    Column::int("record", [5, 6]),
-                    Column::int("seq", [11, 12]),
-                    Column::text("url", text("http://a.example/", "http://b.example/")),
-                    Column::text("origin", text("a.warc.gz@100", "a.warc.gz@900")),
-                    Column::int("html_bytes", [4096, 3]),
-                    Column::optional(
-                        "unreadable",
-                        Values::Text(vec![None, Some("unreadable page".into())]),
-                    ),
-                    Column::optional("exact", hex(7)),
-                    Column::optional("keyword", hex(8)),
-                    Column::optional(
-                        "minhash",
-                        Values::Bytes(vec![Some(vec![3, 0, 1, 0x80]), None]),
-                    ),
-                    Column::optional("title", opt("A")),
-                    Column::optional("record", opt("{\"seq\":11}")),
-                    Column::optional("fulltext", opt("all the text")),
-                    Column::optional("topic", opt("the text")),
-                    Column::optional("abstract", opt("A the text")),
-                ],
-            )
-            .unwrap();
-        };
-        let (a, b) = (
-            dir.path().join("old.parquet"),
-            dir.path().join("new.parquet"),
-        );
-        old(&a);
-        write_rows(&b, pages()).unwrap();
-        assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
-        // Row groups as the stage writes them: each group's rows, then the last.
         let grouped = dir.path().join("grouped.parquet");
         let mut table = TableWriter::create(&grouped).unwrap();
         table.write(&PageRow::into_columns(pages())).unwrap();
         table.finish(&PageRow::into_columns(pages())).unwrap();
-        assert_eq!(read_back::<PageSignature>(&grouped).len(), 4);
+        let back: Vec<PageRecord> = read_back(&grouped);
+        assert_eq!(back.len(), 4);
+        assert_eq!(back[2].seq, pages()[0].seq);
     }
 
     #[test]
-    fn the_record_line_is_read_under_its_shared_name() {
-        // The second column, the number in the unit, is not what a read of `record` finds.
+    fn the_number_in_the_unit_and_the_record_line_have_a_column_each() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("pages.parquet");
         write_rows(&path, pages()).unwrap();
         let row = &crate::records::table::read_table(&path).unwrap()[0];
-        assert_eq!(row.int(PageRow::RECORD), None);
-        assert_eq!(
-            row.text(PageRow::RECORD_JSON).as_deref(),
-            Some("{\"seq\":11}")
-        );
+        assert_eq!(row.int("unit_record"), Some(5));
+        assert_eq!(row.text("record").as_deref(), Some("{\"seq\":11}"));
+        // One column a name: the record line reads as a projection.
+        let records: Vec<PageRecord> = read_back(&path);
+        assert_eq!(records[0].record_json.as_deref(), Some("{\"seq\":11}"));
     }
 }

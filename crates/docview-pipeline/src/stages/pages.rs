@@ -76,7 +76,7 @@ fn page_row(
         .map_err(|e| Error::bad_input(url.to_string(), e.to_string()))?;
     let row = PageRow {
         unit: key.0,
-        record: key.1,
+        unit_record: key.1,
         seq,
         url: url.to_string(),
         origin: record.origin,
@@ -98,7 +98,7 @@ fn page_row(
 fn unreadable_row(key: (usize, u64), seq: u64, url: &str, u: Unreadable, bytes: u64) -> PageRow {
     PageRow {
         unit: key.0,
-        record: key.1,
+        unit_record: key.1,
         seq,
         url: url.to_string(),
         origin: u.origin,

@@ -23,8 +23,9 @@ use crate::{Error, Result};
 
 /// The plan file of a work folder.
 pub const PLAN_FILE: &str = "plan.json";
-/// Layout version of the plan and of every file the stages write.
-pub const PLAN_VERSION: u32 = 2;
+/// Layout version of the plan and of every file the stages write (3: `pages.parquet` names the
+/// page's number in its unit `unit_record`, no longer a second `record` column).
+pub const PLAN_VERSION: u32 = 3;
 /// The folder of completion markers.
 const DONE_DIR: &str = "done";
 /// Pages per batch handed to the workers of a task.

@@ -1,141 +1,30 @@
-//! Rows of the work folder's Parquet tables as structs, over the generic tables of
-//! [`crate::records::table`]: a table's row struct writes its rows as the table's columns
-//! ([`WriteRows`]) and reads itself, or a view of some of its columns, from one row
-//! ([`ReadRow`]), naming each column once, in its impl. [`Cells`] gives a row's values by
-//! kind, with one error naming the file and the column when a column is missing or holds
-//! another kind.
+//! The work tables' rows as structs: [`records::rows`](crate::records::rows) (the row traits
+//! and a row's cells), with the cells only the work tables hold, fingerprints and MinHash
+//! signatures ([`WorkCells`]).
 
-use std::path::Path;
-
-use crate::records::table::{Column, Row, rows, write_table};
+use crate::Result;
+pub(super) use crate::records::rows::{Cells, ReadRow, WriteRows, read_rows, write_rows};
 use crate::replica::{Fingerprint, Signature};
-use crate::{Error, Result};
 
 use super::codec::{fingerprint_of_hex, signature_of_bytes};
 
-/// A table's row struct: its rows as the table's columns.
-pub(super) trait WriteRows: Sized {
-    /// `rows` as the table's columns, in file order, one value a row.
-    fn into_columns(rows: Vec<Self>) -> Vec<Column>;
-}
-
-/// A struct read from one row of a table: the whole row, or a view of some columns.
-pub(super) trait ReadRow: Sized {
-    /// The columns read, when not all of them (the others are not decoded).
-    const PROJECTION: Option<&'static [&'static str]>;
-
-    /// The struct of one row.
-    fn read(cells: &Cells<'_>) -> Result<Self>;
-}
-
-/// Writes `rows` as the table `path`, atomically, in one row group.
-pub(super) fn write_rows<T: WriteRows>(path: &Path, rows: Vec<T>) -> Result<()> {
-    write_table(path, &T::into_columns(rows))
-}
-
-/// The rows of the table `path` as `T`, in order, as a stream.
-pub(super) fn read_rows<T: ReadRow>(
-    path: &Path,
-) -> Result<impl Iterator<Item = Result<T>> + use<T>> {
-    let stream = rows(path, T::PROJECTION)?;
-    let path = path.to_path_buf();
-    Ok(stream.map(move |row| {
-        let row = row?;
-        T::read(&Cells {
-            row: &row,
-            path: &path,
-        })
-    }))
-}
-
-/// One row of a table file: its values by column and kind.
-pub(super) struct Cells<'a> {
-    row: &'a Row,
-    path: &'a Path,
-}
-
-impl Cells<'_> {
-    /// The error of column `name`, which does not hold `what`.
-    pub(super) fn error(&self, name: &str, what: &str) -> Error {
-        Error::bad_input(
-            self.path.display().to_string(),
-            format!("column {name} is missing or does not hold {what}"),
-        )
-    }
-
-    /// A required integer.
-    pub(super) fn int(&self, name: &str) -> Result<i64> {
-        self.row
-            .int(name)
-            .ok_or_else(|| self.error(name, "an integer"))
-    }
-
-    /// A required integer as a `u64`, bit for bit (written `as i64`: hashes round trip).
-    pub(super) fn u64(&self, name: &str) -> Result<u64> {
-        Ok(self.int(name)? as u64)
-    }
-
-    /// A required integer as a `usize`.
-    pub(super) fn usize(&self, name: &str) -> Result<usize> {
-        Ok(self.int(name)? as usize)
-    }
-
-    /// A required text.
-    pub(super) fn text(&self, name: &str) -> Result<String> {
-        self.row.text(name).ok_or_else(|| self.error(name, "text"))
-    }
-
-    /// A value that an optional column always has, here of floats.
-    pub(super) fn float(&self, name: &str) -> Result<f32> {
-        self.row
-            .float(name)
-            .ok_or_else(|| self.error(name, "a float"))
-    }
-
-    /// A value that an optional column always has, here of bytes.
-    pub(super) fn bytes(&self, name: &str) -> Result<Vec<u8>> {
-        self.row
-            .bytes(name)
-            .ok_or_else(|| self.error(name, "bytes"))
-    }
-
-    fn optional<T>(
-        &self,
-        name: &str,
-        what: &str,
-        get: fn(&Row, &str) -> Option<T>,
-    ) -> Result<Option<T>> {
-        match get(self.row, name) {
-            Some(v) => Ok(Some(v)),
-            None if self.row.is_null(name) => Ok(None),
-            None => Err(self.error(name, what)),
-        }
-    }
-
-    /// An optional text.
-    pub(super) fn opt_text(&self, name: &str) -> Result<Option<String>> {
-        self.optional(name, "text", Row::text)
-    }
-
-    /// An optional float.
-    pub(super) fn opt_float(&self, name: &str) -> Result<Option<f32>> {
-        self.optional(name, "a float", Row::float)
-    }
-
-    /// Optional bytes.
-    pub(super) fn opt_bytes(&self, name: &str) -> Result<Option<Vec<u8>>> {
-        self.optional(name, "bytes", Row::bytes)
-    }
-
+/// The cells of a work table's row that hold replica fingerprints.
+pub(super) trait WorkCells {
     /// An optional fingerprint, as its hex digits.
-    pub(super) fn opt_fingerprint(&self, name: &str) -> Result<Option<Fingerprint>> {
+    fn opt_fingerprint(&self, name: &str) -> Result<Option<Fingerprint>>;
+
+    /// An optional MinHash signature, as its bytes.
+    fn opt_signature(&self, name: &str) -> Result<Option<Signature>>;
+}
+
+impl WorkCells for Cells<'_> {
+    fn opt_fingerprint(&self, name: &str) -> Result<Option<Fingerprint>> {
         self.opt_text(name)?
             .map(|hex| fingerprint_of_hex(&hex).ok_or_else(|| self.error(name, "a fingerprint")))
             .transpose()
     }
 
-    /// An optional MinHash signature, as its bytes.
-    pub(super) fn opt_signature(&self, name: &str) -> Result<Option<Signature>> {
+    fn opt_signature(&self, name: &str) -> Result<Option<Signature>> {
         self.opt_bytes(name)?
             .map(|b| signature_of_bytes(&b).ok_or_else(|| self.error(name, "a signature")))
             .transpose()
@@ -145,110 +34,25 @@ impl Cells<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::records::table::Values;
-
-    /// Two columns of every kind, the second optional with one value missing.
-    #[derive(Debug, PartialEq)]
-    struct Probe {
-        n: i64,
-        s: String,
-        t: Option<String>,
-        f: Option<f32>,
-        b: Option<Vec<u8>>,
-    }
-
-    impl WriteRows for Probe {
-        fn into_columns(rows: Vec<Probe>) -> Vec<Column> {
-            vec![
-                Column::int("n", rows.iter().map(|r| r.n)),
-                Column::text("s", rows.iter().map(|r| r.s.clone())),
-                Column::optional(
-                    "t",
-                    Values::Text(rows.iter().map(|r| r.t.clone()).collect()),
-                ),
-                Column::optional("f", Values::Float(rows.iter().map(|r| r.f).collect())),
-                Column::optional(
-                    "b",
-                    Values::Bytes(rows.iter().map(|r| r.b.clone()).collect()),
-                ),
-            ]
-        }
-    }
-
-    impl ReadRow for Probe {
-        const PROJECTION: Option<&'static [&'static str]> = None;
-
-        fn read(c: &Cells<'_>) -> Result<Probe> {
-            Ok(Probe {
-                n: c.int("n")?,
-                s: c.text("s")?,
-                t: c.opt_text("t")?,
-                f: c.opt_float("f")?,
-                b: c.opt_bytes("b")?,
-            })
-        }
-    }
-
-    fn probes() -> Vec<Probe> {
-        vec![
-            Probe {
-                n: -1,
-                s: "a".into(),
-                t: Some("x".into()),
-                f: Some(0.5),
-                b: Some(vec![1, 2, 3]),
-            },
-            Probe {
-                n: i64::MAX,
-                s: String::new(),
-                t: None,
-                f: None,
-                b: None,
-            },
-        ]
-    }
+    use crate::records::table::{Column, Values, read_table, write_table};
 
     #[test]
-    fn struct_rows_round_trip() {
+    fn a_cell_that_is_no_fingerprint_or_signature_is_an_error_naming_file_and_column() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("p.parquet");
-        write_rows(&path, probes()).unwrap();
-        let back: Vec<Probe> = read_rows(&path).unwrap().collect::<Result<_>>().unwrap();
-        assert_eq!(back, probes());
-    }
-
-    #[test]
-    fn a_missing_or_mistyped_column_is_one_error_naming_file_and_column() {
-        /// Reads text column `s` as an integer.
-        struct Wrong;
-        impl ReadRow for Wrong {
-            const PROJECTION: Option<&'static [&'static str]> = Some(&["s"]);
-            fn read(c: &Cells<'_>) -> Result<Wrong> {
-                c.int("s").map(|_| Wrong)
-            }
-        }
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("p.parquet");
-        write_rows(&path, probes()).unwrap();
-        let err = read_rows::<Wrong>(&path)
-            .unwrap()
-            .next()
-            .unwrap()
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(
-            err.contains("p.parquet") && err.contains("column s"),
-            "{err}"
-        );
-        let row = &crate::records::table::read_table(&path).unwrap()[0];
-        let cells = Cells { row, path: &path };
+        write_table(
+            &path,
+            &[
+                Column::optional("exact", Values::Text(vec![Some("zz".into()), None])),
+                Column::optional("minhash", Values::Bytes(vec![Some(vec![1, 2, 3]), None])),
+            ],
+        )
+        .unwrap();
+        let rows = read_table(&path).unwrap();
+        let bad = Cells::new(&rows[0], &path);
         for err in [
-            cells.opt_bytes("t").err(),
-            cells.opt_text("gone").err(),
-            cells.int("gone").err(),
-            cells.opt_fingerprint("t").err(),
-            cells.opt_signature("b").map(|_| ()).err(),
+            bad.opt_fingerprint("exact").map(|_| ()).err(),
+            bad.opt_signature("minhash").map(|_| ()).err(),
         ] {
             let err = err.expect("an error").to_string();
             assert!(
@@ -256,14 +60,8 @@ mod tests {
                 "{err}"
             );
         }
-        // A value in an optional column that must have one.
-        let second = &crate::records::table::read_table(&path).unwrap()[1];
-        let cells = Cells {
-            row: second,
-            path: &path,
-        };
-        assert!(cells.float("f").is_err());
-        assert_eq!(cells.opt_float("f").unwrap(), None);
-        assert_eq!(cells.u64("n").unwrap(), i64::MAX as u64);
+        let missing = Cells::new(&rows[1], &path);
+        assert_eq!(missing.opt_fingerprint("exact").unwrap(), None);
+        assert_eq!(missing.opt_signature("minhash").unwrap(), None);
     }
 }

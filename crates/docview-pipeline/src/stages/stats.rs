@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::event::Event;
 use crate::folder::STATS_FILE;
 use crate::input::{InputEvent, Inputs};
-use crate::records::write_line;
+use crate::records::{Skip, write_line};
 use crate::replica::template::{CopyKey, distinct_line_keys};
 use crate::site::PageUrl;
 use crate::spill::{CleanedPage, SpillWriter};
@@ -144,7 +144,7 @@ pub(super) fn stats_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
                         (event, _) => event.map(|raw| CleanedPage {
                             topic: Err(Unreadable {
                                 origin: raw.origin.clone(),
-                                reason: "unreadable page".into(),
+                                reason: Skip::Unreadable,
                             }),
                             url: raw.url,
                             origin: raw.origin,

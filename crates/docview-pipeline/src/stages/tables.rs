@@ -11,7 +11,7 @@ use crate::records::table::{Column, Values};
 use crate::replica::{Fingerprint, Signature};
 
 use super::codec::{fingerprint_hex, signature_bytes};
-use super::rows::{Cells, ReadRow, WriteRows};
+use super::rows::{Cells, ReadRow, WorkCells, WriteRows};
 
 /// A raw page a shard's site sampler picked (`site-samples.parquet`).
 #[derive(Debug, Clone, PartialEq)]
