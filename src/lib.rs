@@ -30,8 +30,8 @@
 //! - [`replica_benchmark`]: the paper's replica benchmark and the detectors run over it.
 //! - [`compare`]: the three indexes side by side: size, query cost, retrieval.
 //! - [`output`]: writing output files atomically.
-//! - [`Error`]: the collection layer's error, which wraps the page layer's; the lab's
-//!   [`LabError`] wraps it in turn.
+//! - [`Error`]: the collection layer's error, which wraps the page layer's; the pipeline's
+//!   (`pipeline::Error`, a run's refusals) and the lab's ([`LabError`]) wrap it in turn.
 //!
 //! Cleaning one page:
 //!

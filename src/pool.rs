@@ -53,7 +53,12 @@ fn outcome_of(code: Option<i32>) -> Option<TaskOutcome> {
 }
 
 /// Runs task `task` of `stage` of the plan in `work` as a child process of `exe`.
-fn run_child(exe: &Path, work: &Path, stage: Stage, task: usize) -> docview::Result<TaskOutcome> {
+fn run_child(
+    exe: &Path,
+    work: &Path,
+    stage: Stage,
+    task: usize,
+) -> docview::pipeline::Result<TaskOutcome> {
     let output = Command::new(exe)
         .args([
             "stages",
@@ -66,10 +71,10 @@ fn run_child(exe: &Path, work: &Path, stage: Stage, task: usize) -> docview::Res
         .arg(work)
         .arg(format!("--{ALREADY_DONE_ARG}"))
         .output()
-        .map_err(|e| docview::Error::io(exe, e))?;
+        .map_err(|e| docview::pipeline::Error::io(exe, e))?;
     outcome_of(output.status.code()).ok_or_else(|| {
         let said = String::from_utf8_lossy(&output.stderr);
-        docview::Error::bad_input(
+        docview::pipeline::Error::bad_input(
             format!("stage {} task {task}", stage.as_str()),
             said.trim().trim_start_matches("docview: ").to_string(),
         )

@@ -36,6 +36,10 @@ pub enum Error {
     /// page layer's errors.
     #[error(transparent)]
     Collection(#[from] docview_collection::Error),
+    /// An ingest refused to run (a folder in use, nothing to resume, settings that differ
+    /// from the run it resumes); its other failures are the collection layer's.
+    #[error(transparent)]
+    Pipeline(#[from] docview_pipeline::Error),
     /// One page could not be cleaned (no page, a bad limit).
     #[error(transparent)]
     Page(#[from] docview_extract::Error),
@@ -87,6 +91,8 @@ impl Error {
             Error::Argument(_) => (Class::Argument, None),
             Error::NotFound { path, what } => (Class::NotFound, Some((path.clone(), what.clone()))),
             Error::Collection(e) => collection_class(e),
+            Error::Pipeline(docview_pipeline::Error::Collection(e)) => collection_class(e),
+            Error::Pipeline(_) => (Class::Docview, None),
             Error::Page(e) => page_class(e),
             Error::Clean(e) => clean_class(e),
             Error::Json { .. } | Error::Failed(_) | Error::Panic { .. } => (Class::Docview, None),

@@ -20,7 +20,7 @@ use crate::records::{DOCVIEWS, for_each_line};
 use crate::replica::Fingerprints;
 use crate::settings::IngestOptions;
 use crate::state::{RunState, STATE_FILE, Status};
-use crate::{Error, Result};
+use crate::{EarlierRefusal, Error, Result};
 
 /// A kept page of an earlier run, as a replica line names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,43 +66,30 @@ impl EarlierRuns {
         let mut seen = HashSet::new();
         let out = std::fs::canonicalize(&options.out).ok();
         for dir in &options.earlier {
-            let name = dir.display().to_string();
+            let refuse = |why| {
+                Err(Error::Earlier {
+                    dir: dir.clone(),
+                    why,
+                })
+            };
             let canonical = std::fs::canonicalize(dir).map_err(|e| Error::io(dir, e))?;
             if !seen.insert(canonical.clone()) {
-                return Err(Error::bad_input(name, "named twice in --earlier"));
+                return refuse(EarlierRefusal::NamedTwice);
             }
             if out.as_ref() == Some(&canonical) {
-                return Err(Error::bad_input(
-                    name,
-                    "an earlier run cannot be the run's own --out",
-                ));
+                return refuse(EarlierRefusal::IsOut);
             }
             let state_path = dir.join(STATE_FILE);
             if !state_path.exists() {
-                return Err(Error::bad_input(
-                    name,
-                    "not a docview output folder (no state.json): --earlier takes the --out of \
-                     a finished ingest or sharded run",
-                ));
+                return refuse(EarlierRefusal::NotAnOutput);
             }
             let state = RunState::load(&state_path)?;
             if state.status != Status::Complete {
-                return Err(Error::bad_input(
-                    name,
-                    "the run did not finish (state.json is not complete): finish it first \
-                     (`docview ingest --resume`, or the rest of its stages)",
-                ));
+                return refuse(EarlierRefusal::Unfinished);
             }
             let differs = state.settings.fingerprint_differences(options);
             if !differs.is_empty() {
-                return Err(Error::bad_input(
-                    name,
-                    format!(
-                        "its fingerprints do not compare to this run's: {}; run with the same \
-                         --replicas, --percentage and --interval",
-                        differs.join("; ")
-                    ),
-                ));
+                return refuse(EarlierRefusal::FingerprintsDiffer(differs));
             }
         }
         Ok(())

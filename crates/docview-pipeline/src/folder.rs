@@ -6,7 +6,7 @@ use std::path::Path;
 
 use crate::spill::SPILL_FILE;
 use crate::state::STATE_FILE;
-use crate::{Error, Result};
+use crate::{Error, FolderInUse, Result};
 
 /// Name of the collection statistics file in the output directory.
 pub const STATS_FILE: &str = "stats.json";
@@ -25,11 +25,9 @@ pub(crate) fn remove_spill(out: &Path) -> Result<()> {
 
 /// The refusal of `--resume` on a folder without a run state.
 pub(crate) fn nothing_to_resume(out: &Path) -> Error {
-    Error::bad_input(
-        out.display().to_string(),
-        "nothing to resume: no state.json (not a docview ingest output, or stopped before its \
-         first checkpoint); run the ingest again without --resume",
-    )
+    Error::NothingToResume {
+        out: out.to_path_buf(),
+    }
 }
 
 /// Removes the files a killed run left half-written in `out`: docview's own temporary files
@@ -73,13 +71,14 @@ pub fn prepare_out_dir(out: &Path, overwrite: bool) -> Result<()> {
     }
     let earlier_ingest = out.join(STATE_FILE).exists();
     if overwrite && earlier_ingest {
-        return crate::lock::clear(out);
+        return Ok(crate::lock::clear(out)?);
     }
-    let hint = if earlier_ingest {
-        "it holds a docview ingest; add --resume to continue an interrupted one, --overwrite to \
-         replace it, or choose a new directory"
-    } else {
-        "it is not empty and not a docview ingest; choose a new or empty directory"
-    };
-    Err(Error::bad_input(out.display().to_string(), hint))
+    Err(Error::FolderInUse {
+        folder: out.to_path_buf(),
+        why: if earlier_ingest {
+            FolderInUse::OutHoldsIngest
+        } else {
+            FolderInUse::OutNotEmpty
+        },
+    })
 }

@@ -33,7 +33,7 @@
 // does (`crate::clean::Cleaner`, `crate::replica::ReplicaDetector`).
 use docview_clean as clean;
 use docview_collection::{
-    Error, Result, index, integrate, lock, output, records, replica, site, stats, thread_pool,
+    index, integrate, lock, output, records, replica, site, stats, thread_pool,
 };
 use docview_extract as extract;
 use docview_extract::topic;
@@ -42,6 +42,7 @@ use docview_text as text;
 
 mod batches;
 mod earlier;
+mod error;
 mod event;
 mod folder;
 mod ingest;
@@ -54,6 +55,7 @@ mod state;
 mod steps;
 mod summary;
 
+pub use error::{EarlierRefusal, Error, FolderInUse, Result};
 pub use folder::{STATS_FILE, SUMMARY_FILE};
 pub use ingest::ingest;
 pub use progress::{Phase, Progress, Silent};

@@ -378,7 +378,9 @@ mod tests {
             let mut o = ok.clone();
             change(&mut o);
             match o.validate() {
-                Err(Error::Page(crate::extract::Error::Setting { name, .. })) => name.to_string(),
+                Err(Error::Collection(docview_collection::Error::Page(
+                    crate::extract::Error::Setting { name, .. },
+                ))) => name.to_string(),
                 Err(other) => other.to_string(),
                 Ok(()) => "accepted".to_string(),
             }

@@ -189,12 +189,10 @@ impl SpillReader {
 
     /// The error for a record that cannot be read.
     fn broken(&self, why: &str) -> Error {
-        Error::bad_input(
-            self.path.display().to_string(),
-            format!(
-                "a broken record in the first pass's spill ({why}); start the ingest again with --overwrite"
-            ),
-        )
+        Error::BrokenSpill {
+            path: self.path.clone(),
+            why: why.to_string(),
+        }
     }
 }
 

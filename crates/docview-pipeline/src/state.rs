@@ -150,20 +150,18 @@ impl RunState {
     pub fn load(path: &Path) -> Result<RunState> {
         let state: RunState = read_json(path, "a docview run state")?;
         if state.version != STATE_VERSION {
-            return Err(Error::bad_input(
-                path.display().to_string(),
-                format!(
-                    "run state version {} (this docview reads {STATE_VERSION})",
-                    state.version
-                ),
-            ));
+            return Err(Error::StateVersion {
+                path: path.to_path_buf(),
+                found: state.version,
+                reads: STATE_VERSION,
+            });
         }
         Ok(state)
     }
 
     /// Replaces `path` atomically.
     pub fn save(&self, path: &Path) -> Result<()> {
-        write_json_atomically(path, self)
+        Ok(write_json_atomically(path, self)?)
     }
 }
 

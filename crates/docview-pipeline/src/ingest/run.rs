@@ -39,14 +39,9 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let from_stdin = options.inputs.iter().any(|i| i.as_os_str() == "-");
     let site_aware = cleaner.site_learner().is_some() && !options.pages_alone;
     if site_aware && cleaner.needs_site_models() && from_stdin {
-        return Err(Error::bad_input(
-            "-",
-            format!(
-                "--cleaner {} learns a model of each site before cleaning, which reads the \
-                 inputs twice; standard input can be read once: save it to a file first",
-                cleaner.name()
-            ),
-        ));
+        return Err(Error::ReadsTwice {
+            cleaner: cleaner.kind(),
+        });
     }
     // Every input is checked before anything is written: a bad path leaves no output behind.
     // The checked inputs serve the first pass, if there is one.
@@ -108,11 +103,9 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let stats = if stats_path.exists() {
         CollectionStats::load(&stats_path)?
     } else if state.commits > 0 {
-        return Err(Error::bad_input(
-            out.display().to_string(),
-            "stats.json is missing but pages were committed with it; start the ingest again \
-             with --overwrite",
-        ));
+        return Err(Error::StatsMissing {
+            out: out.to_path_buf(),
+        });
     } else {
         let stats = match &options.stats_file {
             Some(path) => {
@@ -204,13 +197,10 @@ fn resume_state(out: &Path, state_path: &Path, settings: &RunSettings) -> Result
     }
     let state = RunState::load(state_path)?;
     if &state.settings != settings {
-        return Err(Error::bad_input(
-            out.display().to_string(),
-            format!(
-                "--resume needs the same inputs and settings as the interrupted run: {}",
-                state.settings.differences(settings).join("; ")
-            ),
-        ));
+        return Err(Error::ResumeDiffers {
+            out: out.to_path_buf(),
+            differences: state.settings.differences(settings),
+        });
     }
     Ok(state)
 }

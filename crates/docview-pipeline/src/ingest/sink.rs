@@ -143,7 +143,12 @@ impl Sink {
     }
 
     fn index_page(&mut self, page: &Processed) -> Result<()> {
-        index_docview(&mut self.index, page.seq, &page.docview, &page.fulltext)
+        Ok(index_docview(
+            &mut self.index,
+            page.seq,
+            &page.docview,
+            &page.fulltext,
+        )?)
     }
 
     /// Makes everything accepted so far durable and records it in `state` (saved to
@@ -177,7 +182,7 @@ impl Sink {
 
     /// Waits for the indexes' merges and closes them.
     pub fn finish(self) -> Result<()> {
-        self.index.finish()
+        Ok(self.index.finish()?)
     }
 }
 
@@ -202,10 +207,11 @@ pub(super) fn open_at(path: &Path, len: u64) -> Result<File> {
         .map_err(|e| Error::io(path, e))?;
     let actual = file.metadata().map_err(|e| Error::io(path, e))?.len();
     if actual < len {
-        return Err(Error::bad_input(
-            path.display().to_string(),
-            format!("holds {actual} bytes but the last commit wrote {len}: the file was changed"),
-        ));
+        return Err(Error::FileChanged {
+            path: path.to_path_buf(),
+            actual,
+            committed: len,
+        });
     }
     file.set_len(len).map_err(|e| Error::io(path, e))?;
     let mut file = file;

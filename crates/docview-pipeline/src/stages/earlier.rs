@@ -30,7 +30,10 @@ pub(super) struct EarlierFigures {
 
 /// What `earlier.json` of work folder `work` says.
 pub(super) fn load_earlier(work: &Path) -> Result<EarlierFigures> {
-    crate::output::read_json(&work.join(EARLIER_RUNS), "the earlier runs")
+    Ok(crate::output::read_json(
+        &work.join(EARLIER_RUNS),
+        "the earlier runs",
+    )?)
 }
 
 /// Stage `earlier`: the earlier runs' kept pages, and their band keys partitioned as the
@@ -68,13 +71,13 @@ pub(super) fn earlier_task(work: &Path, plan: &Plan) -> Result<()> {
         .collect();
     write_rows(&work.join(EARLIER), rows)?;
     BandRow::write_parts(&bands, plan.shards, |part| earlier_bands_file(work, part))?;
-    crate::output::write_json_atomically(
+    Ok(crate::output::write_json_atomically(
         &work.join(EARLIER_RUNS),
         &EarlierFigures {
             runs: earlier.runs().to_vec(),
             pages: earlier.len(),
         },
-    )
+    )?)
 }
 
 #[cfg(test)]
@@ -116,7 +119,7 @@ mod tests {
         let figures = load_earlier(&work).unwrap();
         let rows: Vec<EarlierRow> = read_rows(&work.join(EARLIER))
             .unwrap()
-            .collect::<Result<_>>()
+            .collect::<docview_collection::Result<_>>()
             .unwrap();
         assert_eq!(figures.runs.len(), 1);
         assert_eq!(figures.pages, rows.len() as u64);

@@ -34,7 +34,7 @@ impl FinalCounts {
     /// What shard `shard` of work folder `work` counted.
     pub(super) fn load(work: &Path, shard: usize) -> Result<FinalCounts> {
         let path = shard_dir(work, shard).join(FINAL_COUNTS);
-        crate::output::read_json(&path, "shard counts")
+        Ok(crate::output::read_json(&path, "shard counts")?)
     }
 }
 
@@ -131,7 +131,10 @@ pub(super) fn finalise_task(work: &Path, plan: &Plan, shard: usize) -> Result<()
     }
     index.commit("{}")?;
     index.finish()?;
-    crate::output::write_json_atomically(&dir.join(FINAL_COUNTS), &FinalCounts { counters })
+    Ok(crate::output::write_json_atomically(
+        &dir.join(FINAL_COUNTS),
+        &FinalCounts { counters },
+    )?)
 }
 
 #[cfg(test)]

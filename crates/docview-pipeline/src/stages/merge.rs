@@ -107,7 +107,10 @@ pub(super) fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
         replica_index: None,
         site_models: load_sites(work)?.figures,
     };
-    crate::output::write_json_atomically(&out.join(SUMMARY_FILE), &summary)
+    Ok(crate::output::write_json_atomically(
+        &out.join(SUMMARY_FILE),
+        &summary,
+    )?)
 }
 
 /// Adds a shard's finalise counts to the run's (the skipped inputs are counted apart).

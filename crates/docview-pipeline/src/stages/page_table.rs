@@ -6,13 +6,12 @@
 //! column named `record`, which hid it from readers by name and kept `finalise` from reading
 //! only the columns it needs.)
 
-use crate::Result;
 use crate::records::Skip;
 use crate::records::table::{Column, Values};
 use crate::replica::{Fingerprint, Signature};
 
 use super::codec::{fingerprint_hex, signature_bytes};
-use super::rows::{Cells, ReadRow, WorkCells, WriteRows};
+use super::rows::{Cells, ReadRow, Result, WorkCells, WriteRows};
 
 /// One page of a shard (`pages.parquet`): an unreadable page has its key, `seq`, URL, origin,
 /// size and `unreadable`, and nothing else.

@@ -211,7 +211,9 @@ pub(super) fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
     skipped.sort_by_key(|s| s.key);
     write_json_lines(&dir.join(SKIPPED_EVENTS), &skipped)?;
     table.finish(&PageRow::into_columns(rows))?;
-    BandRow::write_parts(&bands, plan.shards, |part| bands_file(&dir, part))
+    Ok(BandRow::write_parts(&bands, plan.shards, |part| {
+        bands_file(&dir, part)
+    })?)
 }
 
 #[cfg(test)]
@@ -224,7 +226,10 @@ mod tests {
     use crate::stages::testing::{options, planned, run_through};
 
     fn all<T: ReadRow>(path: &Path) -> Vec<T> {
-        read_rows(path).unwrap().collect::<Result<_>>().unwrap()
+        read_rows(path)
+            .unwrap()
+            .collect::<docview_collection::Result<_>>()
+            .unwrap()
     }
 
     #[test]

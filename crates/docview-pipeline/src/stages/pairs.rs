@@ -81,7 +81,7 @@ pub(super) fn pairs_task(work: &Path, plan: &Plan, part: usize) -> Result<()> {
             similarity,
         })
         .collect();
-    write_rows(&pairs_file(work, part), rows)
+    Ok(write_rows(&pairs_file(work, part), rows)?)
 }
 
 /// The candidate pairs (later, earlier, band) of the band keys `keys` (band, bucket, order

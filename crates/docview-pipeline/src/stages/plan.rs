@@ -19,7 +19,15 @@ use crate::earlier::EarlierRuns;
 use crate::input::{InputUnit, Inputs};
 use crate::lock::{FolderLock, LockMode};
 use crate::settings::IngestOptions;
-use crate::{Error, Result};
+use crate::{Error, FolderInUse, Result};
+
+/// The refusal of work folder `work`, which holds `why`.
+fn in_use(work: &Path, why: FolderInUse) -> Error {
+    Error::FolderInUse {
+        folder: work.to_path_buf(),
+        why,
+    }
+}
 
 /// The plan file of a work folder.
 pub const PLAN_FILE: &str = "plan.json";
@@ -80,11 +88,7 @@ impl Plan {
         let path = work.join(PLAN_FILE);
         let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
         if absolute(work) == absolute(&self.options.out) {
-            return Err(Error::bad_input(
-                work.display().to_string(),
-                "the work folder cannot be the output folder (--out): the merge writes the \
-                 output of one process there; choose another --work",
-            ));
+            return Err(in_use(work, FolderInUse::WorkIsOut));
         }
         let _lock = FolderLock::exclusive_for_run(work, PLAN_FILE)?;
         if path.exists() {
@@ -95,20 +99,13 @@ impl Plan {
                 return Ok(());
             }
             if !overwrite {
-                return Err(Error::bad_input(
-                    work.display().to_string(),
-                    "it holds the plan of another sharded run; choose a new folder, or add \
-                     --overwrite to replace it",
-                ));
+                return Err(in_use(work, FolderInUse::OtherPlan));
             }
             crate::lock::clear(work)?;
         } else if !crate::lock::is_empty(work)? {
-            return Err(Error::bad_input(
-                work.display().to_string(),
-                "it is not empty and holds no plan; choose a new or empty folder",
-            ));
+            return Err(in_use(work, FolderInUse::WorkNotEmpty));
         }
-        crate::output::write_json_atomically(&path, self)
+        Ok(crate::output::write_json_atomically(&path, self)?)
     }
 
     /// The plan of work folder `work`.
@@ -116,13 +113,11 @@ impl Plan {
         let path = work.join(PLAN_FILE);
         let plan: Plan = crate::output::read_json(&path, "a docview plan")?;
         if plan.version != PLAN_VERSION {
-            return Err(Error::bad_input(
-                path.display().to_string(),
-                format!(
-                    "plan layout version {} (this docview reads {PLAN_VERSION}); plan the run again",
-                    plan.version
-                ),
-            ));
+            return Err(Error::PlanVersion {
+                path,
+                found: plan.version,
+                reads: PLAN_VERSION,
+            });
         }
         Ok(plan)
     }
@@ -161,7 +156,7 @@ impl Plan {
 
     /// The worker threads of a task (`--threads`).
     pub(super) fn pool(&self) -> Result<rayon::ThreadPool> {
-        crate::thread_pool(self.options.threads)
+        Ok(crate::thread_pool(self.options.threads)?)
     }
 }
 
@@ -267,7 +262,7 @@ pub enum TaskOutcome {
 /// The shared lock of a planned work folder (one that does not exist is told by `Plan::load`).
 fn work_lock(work: &Path) -> Result<Option<FolderLock>> {
     if work.join(PLAN_FILE).exists() {
-        FolderLock::take(work, LockMode::Shared).map(Some)
+        Ok(FolderLock::take(work, LockMode::Shared).map(Some)?)
     } else {
         Ok(None)
     }
@@ -304,14 +299,12 @@ pub fn run_task(work: &Path, stage: Stage, task: usize) -> Result<TaskOutcome> {
     for before in Stage::ALL.into_iter().filter(|s| *s < stage) {
         for t in 0..plan.tasks(before) {
             if !marker(work, before, t).exists() {
-                return Err(Error::bad_input(
-                    work.display().to_string(),
-                    format!(
-                        "stage {} cannot run before task {t} of stage {} is done",
-                        stage.as_str(),
-                        before.as_str()
-                    ),
-                ));
+                return Err(Error::StageOrder {
+                    work: work.to_path_buf(),
+                    stage: stage.as_str(),
+                    before: before.as_str(),
+                    task: t,
+                });
             }
         }
     }

@@ -6,11 +6,10 @@
 
 use std::path::PathBuf;
 
-use crate::Result;
 use crate::records::table::{Column, Values};
 use crate::replica::ReplicaKind;
 
-use super::rows::{Cells, ReadRow, WriteRows, write_rows};
+use super::rows::{Cells, ReadRow, Result, WriteRows, write_rows};
 
 /// One LSH band key (`bands-P.parquet`, `earlier-bands-P.parquet`): band `band` of page
 /// `seq`'s signature (an order key in the earlier runs' files) falls in bucket `bucket`.

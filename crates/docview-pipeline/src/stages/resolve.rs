@@ -96,7 +96,7 @@ pub(super) fn resolve_task(work: &Path, plan: &Plan) -> Result<()> {
             similarity: m.similarity,
         });
     }
-    write_rows(&work.join(DECISIONS), decisions)
+    Ok(write_rows(&work.join(DECISIONS), decisions)?)
 }
 
 #[cfg(test)]
@@ -113,7 +113,7 @@ mod tests {
         run_through(&work, Stage::Resolve);
         let decisions: Vec<DecisionRow> = read_rows(&work.join(DECISIONS))
             .unwrap()
-            .collect::<Result<_>>()
+            .collect::<docview_collection::Result<_>>()
             .unwrap();
         assert_eq!(decisions.len(), 1, "{decisions:?}");
         let d = &decisions[0];

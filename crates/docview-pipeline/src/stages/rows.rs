@@ -2,9 +2,10 @@
 //! and a row's cells), with the cells only the work tables hold, fingerprints and MinHash
 //! signatures ([`WorkCells`]).
 
-use crate::Result;
 pub(super) use crate::records::rows::{Cells, ReadRow, WriteRows, read_rows, write_rows};
 use crate::replica::{Fingerprint, Signature};
+/// The result of reading a row: the collection layer's, as the row traits give it.
+pub(super) use docview_collection::Result;
 
 use super::codec::{fingerprint_of_hex, signature_of_bytes};
 

@@ -34,7 +34,10 @@ pub(super) struct SitePage {
 pub(super) fn load_sites(work: &Path) -> Result<SiteModels> {
     let path = work.join(SITES_FILE);
     if path.exists() {
-        crate::output::read_json(&path, "the site models of a sharded run")
+        Ok(crate::output::read_json(
+            &path,
+            "the site models of a sharded run",
+        )?)
     } else {
         Ok(SiteModels::default())
     }
@@ -67,7 +70,7 @@ pub(super) fn sites_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
         }
     }
     write_json_lines(&dir.join(SITE_PAGES), &offered)?;
-    write_rows(&dir.join(SITE_SAMPLES), picked)
+    Ok(write_rows(&dir.join(SITE_SAMPLES), picked)?)
 }
 
 /// Stage `merge-sites`: the site models, from the pages a sampler picks over every shard's
@@ -114,19 +117,20 @@ pub(super) fn merge_sites_task(work: &Path, plan: &Plan) -> Result<()> {
         });
         for ((key, host), tree) in batch.iter().zip(trees) {
             if !raw.contains_key(key) {
-                return Err(Error::bad_input(
-                    work.display().to_string(),
-                    format!(
-                        "the page of unit {} record {} was picked for its site's model but no shard kept it",
-                        key.0, key.1
-                    ),
-                ));
+                return Err(Error::PickedPageMissing {
+                    work: work.to_path_buf(),
+                    unit: key.0,
+                    record: key.1,
+                });
             }
             learners.add(host.clone(), tree.as_ref());
         }
     }
     let models = sampler.finish(learners);
-    crate::output::write_json_atomically(&work.join(SITES_FILE), &models)
+    Ok(crate::output::write_json_atomically(
+        &work.join(SITES_FILE),
+        &models,
+    )?)
 }
 
 #[cfg(test)]

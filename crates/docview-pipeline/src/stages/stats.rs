@@ -59,7 +59,10 @@ pub(super) struct ShardCounts {
 impl ShardCounts {
     /// The counts of the shard whose folder is `dir`.
     pub(super) fn load(dir: &Path) -> Result<ShardCounts> {
-        crate::output::read_json(&dir.join(SHARD_COUNTS), "a shard's counts")
+        Ok(crate::output::read_json(
+            &dir.join(SHARD_COUNTS),
+            "a shard's counts",
+        )?)
     }
 }
 
@@ -167,7 +170,10 @@ pub(super) fn stats_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
         .map_err(|e| Error::io(&rows_path, e.error))?;
     spill.finish()?;
     counts.df = df.into_iter().collect();
-    crate::output::write_json_atomically(&dir.join(SHARD_COUNTS), &counts)
+    Ok(crate::output::write_json_atomically(
+        &dir.join(SHARD_COUNTS),
+        &counts,
+    )?)
 }
 
 /// Stage `merge-stats`: `stats.json` of the whole run, and each unit's first `seq`.
@@ -203,7 +209,10 @@ pub(super) fn merge_stats_task(work: &Path, plan: &Plan) -> Result<()> {
         }
     };
     stats.save(&work.join(STATS_FILE))?;
-    crate::output::write_json_atomically(&work.join(UNIT_SEQS), &first_seq)
+    Ok(crate::output::write_json_atomically(
+        &work.join(UNIT_SEQS),
+        &first_seq,
+    )?)
 }
 
 /// Each unit's first `seq`: the pages of the units before it.
@@ -220,7 +229,10 @@ fn first_seqs(pages_of: &[u64]) -> Vec<u64> {
 
 /// Each unit's first `seq`, as `merge-stats` wrote them.
 pub(super) fn load_unit_seqs(work: &Path) -> Result<Vec<u64>> {
-    crate::output::read_json(&work.join(UNIT_SEQS), "unit seqs")
+    Ok(crate::output::read_json(
+        &work.join(UNIT_SEQS),
+        "unit seqs",
+    )?)
 }
 
 #[cfg(test)]

@@ -20,13 +20,13 @@ pub(super) type Stream<T> = Box<dyn Iterator<Item = Result<T>>>;
 
 /// Writes `items` as the JSON Lines file `path`, atomically.
 pub(super) fn write_json_lines<T: Serialize>(path: &Path, items: &[T]) -> Result<()> {
-    crate::output::write_atomically(path, |w| {
+    Ok(crate::output::write_atomically(path, |w| {
         let mut buf = Vec::new();
         for item in items {
             write_line(w, &mut buf, item)?;
         }
         Ok(())
-    })
+    })?)
 }
 
 /// Reads a JSON Lines file of `T` as a stream (an error names the file and line).
@@ -95,7 +95,7 @@ pub(super) fn merge_lines<K: Ord + Copy + 'static, T: for<'de> Deserialize<'de> 
             Ok((key(&value), line, value))
         })));
     }
-    crate::output::write_atomically(path, |w| {
+    Ok(crate::output::write_atomically(path, |w| {
         merge_sorted(
             streams,
             |item: &(K, String, T)| item.0,
@@ -105,7 +105,7 @@ pub(super) fn merge_lines<K: Ord + Copy + 'static, T: for<'de> Deserialize<'de> 
             },
         )
         .map_err(std::io::Error::other)
-    })
+    })?)
 }
 
 #[cfg(test)]

@@ -5,13 +5,12 @@
 //! wrote, column for column. This run's pages are [`super::page_table`]'s, the band keys, pairs
 //! and decisions [`super::replica_tables`]'.
 
-use crate::Result;
 use crate::input::RawPage;
 use crate::records::table::{Column, Values};
 use crate::replica::{Fingerprint, Signature};
 
 use super::codec::{fingerprint_hex, signature_bytes};
-use super::rows::{Cells, ReadRow, WorkCells, WriteRows};
+use super::rows::{Cells, ReadRow, Result, WorkCells, WriteRows};
 
 /// A raw page a shard's site sampler picked (`site-samples.parquet`).
 #[derive(Debug, Clone, PartialEq)]
