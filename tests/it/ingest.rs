@@ -8,9 +8,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use docview::extract::NotAPage;
 use docview::index::{IndexKind, index_stats, search};
-use docview::pipeline::{IngestOptions, STATE_FILE, Silent, Status, Summary, ingest};
-use docview::records::{DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, for_each_line};
+use docview::pipeline::{IngestOptions, RunState, STATE_FILE, Silent, Status, Summary, ingest};
+use docview::records::{
+    DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, SKIPPED, Skip, SkippedLine, for_each_line,
+};
 use docview::replica::{Detection, ReplicaKind};
 
 const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/schema/docview.schema.json");
@@ -663,15 +666,31 @@ fn jsonl_on_standard_input_is_read_once() {
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].docview.identifier, "http://a.example/moths");
     assert_eq!(recs[0].origin, "-:1");
-    // The empty page and the bad line are skipped, with their reason and line.
+    // The empty page and the bad line are skipped, with their reason and line, and counted
+    // under the same reasons, typed from the reader to the summary.
     let skipped = std::fs::read_to_string(out.join("skipped.jsonl")).unwrap();
     assert!(
-        skipped.contains("\"origin\":\"-:2\"") && skipped.contains("empty page"),
+        skipped.contains("\"origin\":\"-:2\"") && skipped.contains("\"reason\":\"empty page\""),
         "{skipped}"
     );
-    assert!(
-        skipped.contains("\"origin\":\"-:3\"") && skipped.contains("malformed record"),
-        "{skipped}"
+    let mut lines = Vec::new();
+    for_each_line(&out.join(SKIPPED), |line: SkippedLine| lines.push(line)).unwrap();
+    let reasons: Vec<(&str, &Skip)> = lines
+        .iter()
+        .map(|l| (l.origin.as_str(), &l.reason))
+        .collect();
+    assert_eq!(
+        reasons,
+        [
+            ("-:2", &Skip::NotAPage(NotAPage::Empty)),
+            ("-:3", &Skip::Malformed)
+        ]
+    );
+    assert!(!lines[1].detail.is_empty(), "the parser's message is kept");
+    let state = RunState::load(&out.join(STATE_FILE)).unwrap();
+    assert_eq!(
+        state.counters.skipped,
+        BTreeMap::from([(Skip::Malformed, 1), (Skip::NotAPage(NotAPage::Empty), 1)])
     );
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("-:3"),
