@@ -106,29 +106,28 @@ pub enum SkipKind {
 }
 
 impl SkipKind {
-    /// The kinds whose label is fixed, with it.
-    const FIXED: [(SkipKind, &'static str); 6] = [
-        (SkipKind::NotHtml, "not HTML"),
-        (SkipKind::NotHttp, "response record without HTTP"),
-        (SkipKind::Encoding, "unsupported content encoding"),
-        (SkipKind::Symlink, "symbolic link (not followed)"),
-        (SkipKind::SpecialFile, "not a regular file"),
-        (SkipKind::NotPageFile, "not a page file"),
+    /// The kinds whose label is fixed (the others hold a status or a WARC type).
+    const FIXED: [SkipKind; 6] = [
+        SkipKind::NotHtml,
+        SkipKind::NotHttp,
+        SkipKind::Encoding,
+        SkipKind::Symlink,
+        SkipKind::SpecialFile,
+        SkipKind::NotPageFile,
     ];
 }
 
 impl fmt::Display for SkipKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            SkipKind::NotHtml => f.write_str("not HTML"),
             SkipKind::HttpStatus(code) => write!(f, "HTTP status {code}"),
             SkipKind::NotResponse { warc_type } => write!(f, "WARC {warc_type} record"),
-            fixed => {
-                let label = Self::FIXED
-                    .iter()
-                    .find(|(kind, _)| kind == fixed)
-                    .map_or("", |(_, label)| label);
-                f.write_str(label)
-            }
+            SkipKind::NotHttp => f.write_str("response record without HTTP"),
+            SkipKind::Encoding => f.write_str("unsupported content encoding"),
+            SkipKind::Symlink => f.write_str("symbolic link (not followed)"),
+            SkipKind::SpecialFile => f.write_str("not a regular file"),
+            SkipKind::NotPageFile => f.write_str("not a page file"),
         }
     }
 }
@@ -138,8 +137,8 @@ impl std::str::FromStr for SkipKind {
 
     /// The kind a label names (as [`Display`](fmt::Display) writes it).
     fn from_str(label: &str) -> Result<SkipKind, UnknownSkipKind> {
-        if let Some((kind, _)) = Self::FIXED.iter().find(|(_, l)| *l == label) {
-            return Ok(kind.clone());
+        if let Some(kind) = Self::FIXED.into_iter().find(|k| k.to_string() == label) {
+            return Ok(kind);
         }
         // The digits only as the label writes them: not `HTTP status 0404` nor `+404`.
         if let Some(digits) = label.strip_prefix("HTTP status ")
