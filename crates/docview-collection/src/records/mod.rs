@@ -101,6 +101,15 @@ pub fn for_each_line<T: for<'de> Deserialize<'de>>(
     path: &Path,
     mut f: impl FnMut(T),
 ) -> Result<()> {
+    for_each_line_with_text(path, |value, _| f(value))
+}
+
+/// Calls `f` with each line of a JSONL file of `T` and the line's text (blank lines left
+/// out); a line that is not a `T` is an error naming the file and the line.
+pub(crate) fn for_each_line_with_text<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+    mut f: impl FnMut(T, String),
+) -> Result<()> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     for (i, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| Error::io(path, e))?;
@@ -110,7 +119,7 @@ pub fn for_each_line<T: for<'de> Deserialize<'de>>(
         let value = serde_json::from_str(&line).map_err(|e| {
             Error::bad_input(format!("{}:{}", path.display(), i + 1), e.to_string())
         })?;
-        f(value);
+        f(value, line);
     }
     Ok(())
 }

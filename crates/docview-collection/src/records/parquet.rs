@@ -1,16 +1,14 @@
 //! `docviews.parquet`: the DocView records of `docviews.jsonl` again as a Parquet table, one
 //! [`DocViewRow`] per kept page, for Spark, DuckDB, pandas and polars.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use serde::Serialize;
 
 use super::rows::{Cells, ReadRow, WriteRows, read_rows, write_rows};
 use super::table::{Column, Values};
-use super::{DOCVIEWS, RecordLine};
-use crate::{Error, Result};
+use super::{DOCVIEWS, RecordLine, for_each_line_with_text};
+use crate::Result;
 
 /// The DocView records as Parquet, beside `docviews.jsonl`.
 pub const DOCVIEWS_PARQUET: &str = "docviews.parquet";
@@ -203,19 +201,10 @@ pub fn read_docviews_parquet(path: &Path) -> Result<impl Iterator<Item = Result<
 /// Writes `docviews.jsonl` of `dir` again as `docviews.parquet` (atomically), one
 /// [`DocViewRow`] per record.
 pub fn write_docviews_parquet(dir: &Path) -> Result<()> {
-    let path = dir.join(DOCVIEWS);
-    let file = File::open(&path).map_err(|e| Error::io(&path, e))?;
     let mut rows = Vec::new();
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line.map_err(|e| Error::io(&path, e))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r: RecordLine = serde_json::from_str(&line).map_err(|e| {
-            Error::bad_input(format!("{}:{}", path.display(), i + 1), e.to_string())
-        })?;
+    for_each_line_with_text(&dir.join(DOCVIEWS), |r: RecordLine, line| {
         rows.push(DocViewRow::of(&r, line));
-    }
+    })?;
     write_rows(&dir.join(DOCVIEWS_PARQUET), rows)
 }
 
