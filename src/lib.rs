@@ -67,7 +67,7 @@ pub use docview_text as text;
 
 // The collection layer.
 pub use docview_collection::{
-    Error, Result, index, integrate, lock, minhash, output, records, replica, site, stats,
+    Error, Result, index, integrate, lock, minhash, output, owned, records, replica, site, stats,
 };
 
 // The pipeline.

@@ -48,8 +48,10 @@ fn input_paths(inputs: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// statistics; each index's documents, terms and bytes; seconds), as out/summary.json holds it.
 ///
 /// inputs: a WARC or WARC.gz file, a folder of pages, a JSONL file of {"url", "html"} lines, or
-/// a list of them. out: created, or empty; overwrite=True replaces an earlier ingest's output
-/// there, resume=True continues an interrupted one.
+/// a list of them. out: created, or empty; overwrite=True replaces a whole docview output folder
+/// (everything an earlier ingest wrote there; a folder without docview's marker .docview.json,
+/// or holding files docview did not write, is refused untouched), resume=True continues an
+/// interrupted one.
 ///
 /// Options, each the flag of the same name (None: the flag's default): threads (0: one per
 /// core), cleaner (docview.CLEANERS), model (a block model file), pages_alone, classifier (a

@@ -14,8 +14,8 @@ pub fn run(args: CompareArgs) -> Result<()> {
     write_report(&report, &out)?;
     eprintln!(
         "report written to {} and {}",
-        out.join("compare.json").display(),
-        out.join("compare.html").display()
+        out.join(docview::index::COMPARE_JSON).display(),
+        out.join(docview::index::COMPARE_HTML).display()
     );
     Ok(())
 }

@@ -116,8 +116,9 @@ pub struct IngestArgs {
     /// settings).
     #[arg(long, conflicts_with = "overwrite")]
     pub resume: bool,
-    /// Replace the output of an earlier ingest in --out (a folder that is not one is never
-    /// touched).
+    /// Replace the whole docview output folder --out: everything an earlier ingest wrote there
+    /// is removed first. Only a folder docview marked as its own (.docview.json) is cleared, and
+    /// only when it holds nothing docview did not write; any other folder is refused untouched.
     #[arg(long)]
     pub overwrite: bool,
     /// Memory for each of the three index writers, in MB.

@@ -605,6 +605,89 @@ fn cli_ingest_prints_a_summary_and_query_finds_pages() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("nowhere"));
 }
 
+/// Issue 41, item 1: `--overwrite` took any folder holding a file named `state.json` for an
+/// earlier ingest and emptied it. A folder docview did not mark is never touched (not even
+/// locked), and a marked one keeps whatever docview did not write there.
+#[test]
+fn overwrite_removes_only_what_docview_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = samples_warc();
+    let warc = warc.to_str().unwrap();
+    let user = dir.path().join("u");
+    std::fs::create_dir_all(user.join("src")).unwrap();
+    std::fs::write(user.join("state.json"), r#"{"app":"mine"}"#).unwrap();
+    std::fs::write(user.join("thesis.tex"), "x").unwrap();
+    for flags in [&["--overwrite"][..], &[], &["--resume"]] {
+        let mut args = vec!["ingest", warc, "--out", user.to_str().unwrap()];
+        args.extend_from_slice(flags);
+        let run = docview(&args);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{flags:?}: {err}");
+        if flags != ["--resume"] {
+            assert!(
+                err.contains("not a folder docview wrote") && err.contains("thesis.tex"),
+                "{flags:?}: {err}"
+            );
+        }
+        let mut left: Vec<String> = std::fs::read_dir(&user)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            ["src", "state.json", "thesis.tex"],
+            "{flags:?}: untouched"
+        );
+        assert_eq!(
+            std::fs::read_to_string(user.join("state.json")).unwrap(),
+            r#"{"app":"mine"}"#
+        );
+    }
+
+    // docview's own folder: marked first, replaced by --overwrite, but never with a user's file
+    // in it.
+    let out = dir.path().join("out");
+    let first = docview(&["ingest", warc, "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let marker = std::fs::read_to_string(out.join(docview::owned::MARKER_FILE)).unwrap();
+    assert!(marker.contains(r#""docview_folder": "output""#), "{marker}");
+    assert!(marker.contains(&format!(
+        r#""layout": {}"#,
+        docview::pipeline::OUTPUT_LAYOUT.version
+    )));
+    std::fs::write(out.join("notes.txt"), "keep me").unwrap();
+    let refused = docview(&[
+        "ingest",
+        warc,
+        "--out",
+        out.to_str().unwrap(),
+        "--overwrite",
+    ]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(err.contains("did not write: notes.txt"), "{err}");
+    assert!(out.join(DOCVIEWS).exists() && out.join("notes.txt").exists());
+    std::fs::remove_file(out.join("notes.txt")).unwrap();
+    let replaced = docview(&[
+        "ingest",
+        warc,
+        "--out",
+        out.to_str().unwrap(),
+        "--overwrite",
+        "--quiet",
+    ]);
+    assert!(
+        replaced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replaced.stderr)
+    );
+}
+
 #[test]
 fn outputs_are_the_same_for_any_thread_count() {
     let dir = tempfile::tempdir().unwrap();

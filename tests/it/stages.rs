@@ -389,8 +389,7 @@ fn a_plan_waits_for_running_tasks_and_the_merge_for_a_live_run_on_its_output() {
 
     // Another run holds the output folder: every stage runs, and the merge is refused
     // without touching what that run writes.
-    std::fs::create_dir_all(&out).unwrap();
-    let live = FolderLock::take(&out, LockMode::Exclusive).unwrap();
+    let live = FolderLock::exclusive_for_run(&out, &docview::pipeline::OUTPUT_LAYOUT).unwrap();
     std::fs::write(out.join(STATE_FILE), b"the live run's state").unwrap();
     let run = |stage: Stage, task: usize| run_task(&work, stage, task);
     let refused = run_stages(&work, 1, &run, &|_, _, _, _| {})

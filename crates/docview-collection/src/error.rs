@@ -50,6 +50,14 @@ pub enum Error {
     /// A query cannot be searched: nested too deep, too long, or nothing to search for.
     #[error(transparent)]
     Query(#[from] crate::index::QueryError),
+    /// A folder a run would write that is not docview's to take, or to clear.
+    #[error("{}: {why}", .folder.display())]
+    Folder {
+        /// The folder (`--out`, `--work`).
+        folder: PathBuf,
+        /// Why it is refused.
+        why: crate::owned::FolderRefusal,
+    },
     /// An unknown index name was asked for.
     #[error("unknown index {0:?} (known: fulltext, topic, abstract)")]
     UnknownIndex(String),

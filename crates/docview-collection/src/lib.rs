@@ -19,6 +19,7 @@
 //!   work files are written with.
 //! - [`site`]: a page's URL parsed once and the one definition of the site it belongs to.
 //! - [`output`]: writing output files atomically; [`lock`]: one run at a time in a folder;
+//!   [`owned`]: the marker of the folders docview owns, and clearing only what it wrote there;
 //!   [`Error`]: the layer's error type.
 //!
 //! The pipeline that runs a crawl through these stages is the next layer's, `docview-pipeline`.
@@ -40,6 +41,7 @@ pub mod integrate;
 pub mod lock;
 pub mod minhash;
 pub mod output;
+pub mod owned;
 pub mod records;
 pub mod replica;
 pub mod site;

@@ -17,6 +17,7 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
+use crate::owned::{self, Layout, Standing};
 use crate::{Error, Result};
 
 /// The lock file inside a locked folder. Every check that a folder is empty, and every
@@ -102,67 +103,37 @@ impl FolderLock {
         })
     }
 
-    /// Creates `dir` if needed and locks it exclusively. A folder that exists, is not empty
-    /// and holds neither a lock file nor `marker` (the file that says the folder is one of
-    /// docview's: `state.json`, `plan.json`) is refused without writing anything in it.
-    pub fn exclusive_for_run(dir: &Path, marker: &str) -> Result<FolderLock> {
-        if dir.exists() {
-            if !dir.is_dir() {
-                return Err(Error::bad_input(
-                    dir.display().to_string(),
-                    "it is a file, not a folder; choose a new or empty folder",
-                ));
-            }
-            let foreign =
-                !dir.join(LOCK_FILE).exists() && !dir.join(marker).exists() && !is_empty(dir)?;
-            if foreign {
-                return Err(Error::bad_input(
-                    dir.display().to_string(),
-                    "it is not empty and not a docview output; choose a new or empty folder",
-                ));
-            }
-        } else {
+    /// Takes `dir` for a run that writes a folder of `layout`: creates it if needed, locks it
+    /// exclusively and marks it as docview's ([`crate::owned::MARKER_FILE`], the first file
+    /// written after the lock file). A folder that is not new, not empty and not marked as
+    /// `layout`'s is refused with nothing written in it, not even the lock file.
+    pub fn exclusive_for_run(dir: &Path, layout: &Layout) -> Result<FolderLock> {
+        if owned::standing(dir, layout)? == Standing::Missing {
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         }
-        FolderLock::take(dir, LockMode::Exclusive)
+        let had_lock_file = dir.join(LOCK_FILE).exists();
+        let lock = FolderLock::take(dir, LockMode::Exclusive)?;
+        // Again under the lock: another run may have written the folder since.
+        match owned::standing(dir, layout) {
+            Ok(Standing::Marked) => Ok(lock),
+            Ok(Standing::Empty | Standing::Missing) => {
+                owned::mark(dir, layout)?;
+                Ok(lock)
+            }
+            Err(e) => {
+                if !had_lock_file {
+                    // Refused: the folder is left as it was found.
+                    let _ = std::fs::remove_file(dir.join(LOCK_FILE));
+                }
+                Err(e)
+            }
+        }
     }
 
     /// The locked folder.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
-}
-
-/// Whether `dir` holds nothing but (perhaps) its lock file.
-pub fn is_empty(dir: &Path) -> Result<bool> {
-    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io(dir, e))?;
-        if entry.file_name() != LOCK_FILE {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
-
-/// Removes everything in `dir` but its lock file: `--overwrite` under the lock it holds.
-pub fn clear(dir: &Path) -> Result<()> {
-    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| Error::io(dir, e))?;
-        if entry.file_name() == LOCK_FILE {
-            continue;
-        }
-        let path = entry.path();
-        let is_dir = entry.file_type().map_err(|e| Error::io(&path, e))?.is_dir();
-        if is_dir {
-            std::fs::remove_dir_all(&path)
-        } else {
-            std::fs::remove_file(&path)
-        }
-        .map_err(|e| Error::io(&path, e))?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -200,23 +171,32 @@ mod tests {
         FolderLock::take(dir.path(), LockMode::Exclusive).unwrap();
     }
 
+    fn owns(name: &str) -> bool {
+        name == "state.json" || name == "index"
+    }
+
+    const LAYOUT: Layout = Layout {
+        kind: crate::owned::FolderKind::Output,
+        version: 1,
+        owns,
+    };
+
     #[test]
-    fn a_foreign_folder_is_refused_untouched_and_clear_keeps_the_lock() {
+    fn a_foreign_folder_is_refused_untouched_and_a_new_one_marked() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("notes.txt"), "mine").unwrap();
-        let e = FolderLock::exclusive_for_run(dir.path(), "state.json").unwrap_err();
-        assert!(e.to_string().contains("not a docview output"), "{e}");
+        std::fs::write(dir.path().join("state.json"), "{\"app\":\"mine\"}").unwrap();
+        let e = FolderLock::exclusive_for_run(dir.path(), &LAYOUT).unwrap_err();
+        assert!(e.to_string().contains("not a folder docview wrote"), "{e}");
         assert!(!dir.path().join(LOCK_FILE).exists(), "nothing written");
 
         let out = dir.path().join("out");
-        let lock = FolderLock::exclusive_for_run(&out, "state.json").unwrap();
+        let lock = FolderLock::exclusive_for_run(&out, &LAYOUT).unwrap();
         assert_eq!(lock.dir(), out);
-        assert!(is_empty(&out).unwrap());
-        std::fs::create_dir_all(out.join("index/topic")).unwrap();
+        assert!(out.join(crate::owned::MARKER_FILE).exists());
+        assert!(crate::owned::is_empty(&out).unwrap());
         std::fs::write(out.join("state.json"), "{}").unwrap();
-        assert!(!is_empty(&out).unwrap());
-        clear(&out).unwrap();
-        assert!(is_empty(&out).unwrap());
-        assert!(out.join(LOCK_FILE).exists());
+        drop(lock);
+        // Marked: taken again, as a resumed or overwritten run takes it.
+        FolderLock::exclusive_for_run(&out, &LAYOUT).unwrap();
     }
 }

@@ -160,13 +160,11 @@ pub enum Error {
 pub enum FolderInUse {
     /// `--out` holds an earlier ingest.
     OutHoldsIngest,
-    /// `--out` holds other files.
-    OutNotEmpty,
     /// `--work` is `--out`.
     WorkIsOut,
     /// `--work` holds another run's plan.
     OtherPlan,
-    /// `--work` holds other files.
+    /// `--work` holds a sharded run's files but no plan.
     WorkNotEmpty,
 }
 
@@ -177,9 +175,6 @@ impl fmt::Display for FolderInUse {
                 "it holds a docview ingest; add --resume to continue an interrupted one, \
                  --overwrite to replace it, or choose a new directory"
             }
-            FolderInUse::OutNotEmpty => {
-                "it is not empty and not a docview ingest; choose a new or empty directory"
-            }
             FolderInUse::WorkIsOut => {
                 "the work folder cannot be the output folder (--out): the merge writes the \
                  output of one process there; choose another --work"
@@ -189,7 +184,8 @@ impl fmt::Display for FolderInUse {
                  --overwrite to replace it"
             }
             FolderInUse::WorkNotEmpty => {
-                "it is not empty and holds no plan; choose a new or empty folder"
+                "it holds a sharded run's files but no plan; add --overwrite to remove them, or \
+                 choose a new or empty folder"
             }
         })
     }
@@ -309,10 +305,10 @@ mod tests {
             (
                 Error::FolderInUse {
                     folder: out.clone(),
-                    why: FolderInUse::OutNotEmpty,
+                    why: FolderInUse::OutHoldsIngest,
                 },
-                "runs/today: it is not empty and not a docview ingest; choose a new or empty \
-                 directory",
+                "runs/today: it holds a docview ingest; add --resume to continue an \
+                 interrupted one, --overwrite to replace it, or choose a new directory",
             ),
             (
                 Error::ReadsTwice {

@@ -1,9 +1,13 @@
-//! The output folder of a run: the names of the files the pipeline writes beside the records
+//! The output folder of a run: its layout (every entry docview writes there, which is all
+//! `--overwrite` removes), the names of the files the pipeline writes beside the records
 //! (`state.json`, `stats.json`, `summary.json`), preparing a folder for a new run, and clearing
 //! what a killed run left half-written.
 
 use std::path::Path;
 
+use crate::index::{COMPARE_HTML, COMPARE_JSON, INDEX_DIR};
+use crate::owned::{FolderKind, Layout};
+use crate::records::{DOCVIEWS, DOCVIEWS_PARQUET, REPLICAS, SKIPPED};
 use crate::spill::SPILL_FILE;
 use crate::state::STATE_FILE;
 use crate::{Error, FolderInUse, Result};
@@ -12,6 +16,34 @@ use crate::{Error, FolderInUse, Result};
 pub const STATS_FILE: &str = "stats.json";
 /// Name of the summary file in the output directory.
 pub const SUMMARY_FILE: &str = "summary.json";
+
+/// The layout of an output folder (`--out` of `ingest` and of the stages' plan): its version,
+/// written in the folder's marker, and the entries docview writes at its top.
+pub const OUTPUT_LAYOUT: Layout = Layout {
+    kind: FolderKind::Output,
+    version: 1,
+    owns: output_owns,
+};
+
+/// Whether `name` is an entry docview writes at the top of an output folder: the record files,
+/// the statistics, the run's state and summary, the first pass's spill, the index folder and
+/// `docview compare`'s report.
+fn output_owns(name: &str) -> bool {
+    [
+        DOCVIEWS,
+        REPLICAS,
+        SKIPPED,
+        DOCVIEWS_PARQUET,
+        STATE_FILE,
+        STATS_FILE,
+        SUMMARY_FILE,
+        SPILL_FILE,
+        INDEX_DIR,
+        COMPARE_JSON,
+        COMPARE_HTML,
+    ]
+    .contains(&name)
+}
 
 /// Removes the first pass's spill of `out`, if any.
 pub(crate) fn remove_spill(out: &Path) -> Result<()> {
@@ -59,26 +91,51 @@ pub(crate) fn remove_half_written(out: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Checks that `out` is empty: an ingest never mixes with other files. With `overwrite`, an
-/// earlier ingest's output (a folder holding `state.json`) is cleared first; any other folder
-/// is left alone.
+/// Readies `out`, taken for a new run ([`FolderLock::exclusive_for_run`] with
+/// [`OUTPUT_LAYOUT`], which creates and marks it), for the run: a folder that holds an earlier
+/// run is refused, or with `overwrite` cleared of what docview wrote there and of nothing else
+/// (a folder that holds anything else is refused, naming it).
 ///
-/// The caller holds `out`'s lock ([`FolderLock::exclusive_for_run`], which creates the folder),
-/// so the lock file stays and no other run can be writing here.
+/// [`FolderLock::exclusive_for_run`]: crate::lock::FolderLock::exclusive_for_run
 pub fn prepare_out_dir(out: &Path, overwrite: bool) -> Result<()> {
-    if crate::lock::is_empty(out)? {
+    if crate::owned::is_empty(out)? {
         return Ok(());
     }
-    let earlier_ingest = out.join(STATE_FILE).exists();
-    if overwrite && earlier_ingest {
-        return Ok(crate::lock::clear(out)?);
+    if overwrite {
+        return Ok(crate::owned::clear(out, &OUTPUT_LAYOUT)?);
     }
     Err(Error::FolderInUse {
         folder: out.to_path_buf(),
-        why: if earlier_ingest {
-            FolderInUse::OutHoldsIngest
-        } else {
-            FolderInUse::OutNotEmpty
-        },
+        why: FolderInUse::OutHoldsIngest,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lock::FolderLock;
+
+    #[test]
+    fn overwrite_clears_an_earlier_output_and_refuses_one_with_a_users_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let lock = FolderLock::exclusive_for_run(&out, &OUTPUT_LAYOUT).unwrap();
+        prepare_out_dir(&out, false).unwrap();
+        for name in [STATE_FILE, DOCVIEWS, SPILL_FILE, COMPARE_HTML] {
+            std::fs::write(out.join(name), "{}").unwrap();
+        }
+        std::fs::create_dir_all(out.join(INDEX_DIR).join("topic")).unwrap();
+        let e = prepare_out_dir(&out, false).unwrap_err().to_string();
+        assert!(e.contains("holds a docview ingest"), "{e}");
+
+        std::fs::write(out.join("thesis.tex"), "mine").unwrap();
+        let e = prepare_out_dir(&out, true).unwrap_err().to_string();
+        assert!(e.contains("did not write: thesis.tex"), "{e}");
+        assert!(out.join(STATE_FILE).exists() && out.join(DOCVIEWS).exists());
+
+        std::fs::remove_file(out.join("thesis.tex")).unwrap();
+        prepare_out_dir(&out, true).unwrap();
+        assert!(crate::owned::is_empty(&out).unwrap());
+        drop(lock);
+    }
 }

@@ -33,7 +33,7 @@
 // does (`crate::clean::Cleaner`, `crate::replica::ReplicaDetector`).
 use docview_clean as clean;
 use docview_collection::{
-    index, integrate, lock, output, records, replica, site, stats, thread_pool,
+    index, integrate, lock, output, owned, records, replica, site, stats, thread_pool,
 };
 use docview_extract as extract;
 use docview_extract::topic;
@@ -56,7 +56,7 @@ mod steps;
 mod summary;
 
 pub use error::{EarlierRefusal, Error, FolderInUse, Result};
-pub use folder::{STATS_FILE, SUMMARY_FILE};
+pub use folder::{OUTPUT_LAYOUT, STATS_FILE, SUMMARY_FILE};
 pub use ingest::ingest;
 pub use progress::{Phase, Progress, Silent};
 pub use settings::{ClassifierChoice, IngestOptions, RunSettings};

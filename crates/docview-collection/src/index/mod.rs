@@ -45,6 +45,10 @@ pub use tokenizer::{DocviewTokenizer, TOKENIZER_NAME};
 
 /// The folder under the ingest output directory that holds the three indexes.
 pub const INDEX_DIR: &str = "index";
+/// The report of `docview compare` in JSON, written beside the indexes by default.
+pub const COMPARE_JSON: &str = "compare.json";
+/// The report of `docview compare` as a page, beside [`COMPARE_JSON`].
+pub const COMPARE_HTML: &str = "compare.html";
 
 /// Longest snippet, in characters (tantivy's default is 150).
 const SNIPPET_CHARS: usize = 200;

@@ -30,7 +30,7 @@ pub use report::*;
 pub use retrieval::retrieval;
 pub use size::sizes;
 
-use crate::index::{IndexKind, OpenIndex};
+use crate::index::{COMPARE_HTML, COMPARE_JSON, IndexKind, OpenIndex};
 use crate::output::{write_atomically, write_json_atomically};
 use crate::{Error, Result};
 
@@ -123,9 +123,9 @@ pub fn compare(options: &CompareOptions) -> Result<CompareReport> {
 /// Writes `compare.json` and `compare.html` into `out`.
 pub fn write_report(report: &CompareReport, out: &Path) -> Result<()> {
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
-    write_json_atomically(&out.join("compare.json"), report)?;
+    write_json_atomically(&out.join(COMPARE_JSON), report)?;
     let html = render_html(report);
-    write_atomically(&out.join("compare.html"), |w| {
+    write_atomically(&out.join(COMPARE_HTML), |w| {
         std::io::Write::write_all(w, html.as_bytes())
     })?;
     Ok(())

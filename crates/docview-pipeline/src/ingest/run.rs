@@ -10,7 +10,8 @@ use super::second_pass::run_ingest;
 use crate::clean::cleaner_with_model;
 use crate::earlier;
 use crate::folder::{
-    STATS_FILE, SUMMARY_FILE, nothing_to_resume, prepare_out_dir, remove_half_written, remove_spill,
+    OUTPUT_LAYOUT, STATS_FILE, SUMMARY_FILE, nothing_to_resume, prepare_out_dir,
+    remove_half_written, remove_spill,
 };
 use crate::index::index_stats;
 use crate::input::Inputs;
@@ -54,7 +55,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
         return Err(nothing_to_resume(out));
     }
     // One run at a time in `out`, from before anything in it is touched to the end of the run.
-    let _lock = FolderLock::exclusive_for_run(out, STATE_FILE)?;
+    let _lock = FolderLock::exclusive_for_run(out, &OUTPUT_LAYOUT)?;
     let mut state = if options.resume {
         let state = resume_state(out, &state_path, &settings)?;
         // What the killed run was writing when it stopped: no commit names it.

@@ -19,6 +19,43 @@
 
 use std::path::{Path, PathBuf};
 
+use super::plan::{DONE_DIR, PLAN_FILE, PLAN_VERSION};
+use crate::STATS_FILE;
+use crate::owned::{FolderKind, Layout};
+
+/// The layout of a work folder: its version (the plan's, [`PLAN_VERSION`]), written in the
+/// folder's marker, and the entries the plan and the stages write at its top, which are all
+/// `stages plan --overwrite` removes.
+pub(super) const WORK_LAYOUT: Layout = Layout {
+    kind: FolderKind::Work,
+    version: PLAN_VERSION,
+    owns: work_owns,
+};
+
+/// Whether `name` is an entry the plan or a stage writes at the top of a work folder.
+fn work_owns(name: &str) -> bool {
+    let numbered = |prefix: &str, suffix: &str| {
+        name.strip_prefix(prefix)
+            .and_then(|rest| rest.strip_suffix(suffix))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    [
+        PLAN_FILE,
+        DONE_DIR,
+        EARLIER,
+        EARLIER_RUNS,
+        SITES_FILE,
+        STATS_FILE,
+        UNIT_SEQS,
+        DECISIONS,
+    ]
+    .contains(&name)
+        || numbered("shard-", "")
+        || numbered("earlier-bands-", ".parquet")
+        || numbered("pairs-", ".parquet")
+        || numbered("pairs-", ".json")
+}
+
 /// The kept pages of the earlier runs: their order keys (`key`, see [`crate::earlier`]), runs,
 /// `seq`, URLs and fingerprints.
 pub(super) const EARLIER: &str = "earlier.parquet";
@@ -78,6 +115,33 @@ pub(super) fn pairs_figures_file(work: &Path, part: usize) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_work_layout_owns_the_stages_files_and_nothing_else() {
+        for name in [
+            "plan.json",
+            "done",
+            "shard-0",
+            "shard-12",
+            "pairs-3.parquet",
+            "pairs-3.json",
+            "earlier-bands-0.parquet",
+            "decisions.parquet",
+            "stats.json",
+        ] {
+            assert!(super::work_owns(name), "{name}");
+        }
+        for name in [
+            "shard-",
+            "shard-x",
+            "pairs-.json",
+            "notes.txt",
+            "src",
+            "state.json",
+        ] {
+            assert!(!super::work_owns(name), "{name}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde::Deserialize;
 
 use crate::Result;
-use crate::folder::{STATS_FILE, SUMMARY_FILE, prepare_out_dir};
+use crate::folder::{OUTPUT_LAYOUT, STATS_FILE, SUMMARY_FILE, prepare_out_dir};
 use crate::index::{index_stats, merge_index_sets};
 use crate::input::InputUnit;
 use crate::lock::FolderLock;
@@ -42,14 +42,14 @@ pub(super) fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
     let input_bytes = Some(plan.units.iter().map(InputUnit::size).sum());
     let settings = options.settings(input_bytes)?;
     let state_path = out.join(STATE_FILE);
-    let _lock = FolderLock::exclusive_for_run(out, STATE_FILE)?;
+    let _lock = FolderLock::exclusive_for_run(out, &OUTPUT_LAYOUT)?;
     // A merge of this run that stopped half-way (its state says `running` with these
     // settings) is started again; any other folder is left to `prepare_out_dir`'s rules.
     let ours = RunState::load(&state_path)
         .ok()
         .is_some_and(|s| s.settings == settings && s.status == Status::Running);
     if ours {
-        crate::lock::clear(out)?;
+        crate::owned::clear(out, &OUTPUT_LAYOUT)?;
     }
     prepare_out_dir(out, options.overwrite)?;
     RunState::new(settings.clone()).save(&state_path)?;

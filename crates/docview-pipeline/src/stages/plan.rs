@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use super::layout::WORK_LAYOUT;
 use crate::clean::cleaner_with_model;
 use crate::earlier::EarlierRuns;
 use crate::input::{InputUnit, Inputs};
@@ -35,7 +36,7 @@ pub const PLAN_FILE: &str = "plan.json";
 /// page's number in its unit `unit_record`, no longer a second `record` column).
 pub const PLAN_VERSION: u32 = 3;
 /// The folder of completion markers.
-const DONE_DIR: &str = "done";
+pub(super) const DONE_DIR: &str = "done";
 /// Pages per batch handed to the workers of a task.
 pub(super) const BATCH: usize = 64;
 
@@ -90,20 +91,22 @@ impl Plan {
         if absolute(work) == absolute(&self.options.out) {
             return Err(in_use(work, FolderInUse::WorkIsOut));
         }
-        let _lock = FolderLock::exclusive_for_run(work, PLAN_FILE)?;
-        if path.exists() {
-            let same = Plan::load(work)
+        let _lock = FolderLock::exclusive_for_run(work, &WORK_LAYOUT)?;
+        let same = path.exists()
+            && Plan::load(work)
                 .ok()
                 .is_some_and(|p| serde_json::to_value(&p).ok() == serde_json::to_value(self).ok());
-            if same {
-                return Ok(());
-            }
-            if !overwrite {
+        if same {
+            return Ok(());
+        }
+        if !crate::owned::is_empty(work)? {
+            if overwrite {
+                crate::owned::clear(work, &WORK_LAYOUT)?;
+            } else if path.exists() {
                 return Err(in_use(work, FolderInUse::OtherPlan));
+            } else {
+                return Err(in_use(work, FolderInUse::WorkNotEmpty));
             }
-            crate::lock::clear(work)?;
-        } else if !crate::lock::is_empty(work)? {
-            return Err(in_use(work, FolderInUse::WorkNotEmpty));
         }
         Ok(crate::output::write_json_atomically(&path, self)?)
     }
@@ -422,11 +425,23 @@ mod tests {
         assert!(other.save(&work, false).is_err());
         other.save(&work, true).unwrap();
         assert_eq!(Plan::load(&work).unwrap().shards, 3);
-        // A folder with other files, the output folder, another layout version.
+        // --overwrite removes what the stages wrote, never a file of the user's.
+        std::fs::write(work.join("notes.txt"), "mine").unwrap();
+        let err = plan.save(&work, true).unwrap_err().to_string();
+        assert!(err.contains("did not write: notes.txt"), "{err}");
+        assert_eq!(Plan::load(&work).unwrap().shards, 3, "nothing removed");
+        std::fs::remove_file(work.join("notes.txt")).unwrap();
+        // A folder with other files (even one named plan.json), the output folder, another
+        // layout version.
         let busy = dir.path().join("busy");
         std::fs::create_dir_all(&busy).unwrap();
         std::fs::write(busy.join("x"), "x").unwrap();
-        assert!(plan.save(&busy, false).is_err());
+        std::fs::write(busy.join(PLAN_FILE), "{}").unwrap();
+        for overwrite in [false, true] {
+            let err = plan.save(&busy, overwrite).unwrap_err().to_string();
+            assert!(err.contains("not a folder docview wrote"), "{err}");
+        }
+        assert!(busy.join("x").exists() && !busy.join(crate::lock::LOCK_FILE).exists());
         assert!(plan.save(&plan.options.out, false).is_err());
         let mut old = json(&plan);
         old["version"] = (PLAN_VERSION - 1).into();
