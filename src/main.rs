@@ -6,7 +6,7 @@
 //! layout: [`flags`] the arguments of each command and their lowering to the library's option
 //! types, [`commands`] each command's body, [`progress`] the progress display of an ingest,
 //! [`pool`] the local process pool of `docview stages pool`, [`out`] writing to standard
-//! output.
+//! output, [`interrupt`] Ctrl-C during an ingest.
 
 use std::io::Write;
 
@@ -18,6 +18,7 @@ use clap::Parser;
 mod out;
 mod commands;
 mod flags;
+mod interrupt;
 mod pool;
 mod progress;
 
@@ -58,7 +59,17 @@ fn main() {
                 std::process::exit(0);
             }
             eprintln!("docview: {}", error_chain(&e));
-            std::process::exit(1);
+            let interrupted = e.chain().any(|cause| {
+                matches!(
+                    cause.downcast_ref::<docview::pipeline::Error>(),
+                    Some(docview::pipeline::Error::Interrupted { .. })
+                )
+            });
+            std::process::exit(if interrupted {
+                interrupt::INTERRUPTED_EXIT_CODE
+            } else {
+                1
+            });
         }
     }
 }

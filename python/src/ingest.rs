@@ -1,7 +1,10 @@
 //! `docview.ingest`: the ingest `docview ingest` runs, its flags as keyword arguments.
 
 use std::path::PathBuf;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::Duration;
 
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 
 use docview_collection::integrate::IntegrateParams;
@@ -63,7 +66,9 @@ fn input_paths(inputs: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// markdown (also write each record's topic content as Markdown), max_page_mb (8),
 /// max_page_tags (500000). An unknown option is a TypeError naming it.
 ///
-/// The GIL is released while ingest runs; it shows no progress.
+/// The GIL is released while ingest runs; it shows no progress. Ctrl-C (KeyboardInterrupt, or
+/// any exception a signal handler raises) stops it after the batch at hand, with what it did
+/// durable: the exception is raised then, and the same call with resume=True continues.
 #[pyfunction]
 #[pyo3(signature = (
     inputs,
@@ -199,8 +204,76 @@ pub fn ingest<'py>(
     };
     settings().map_err(|e| e.into_pyerr(py))?;
     let out_name = options.out.display().to_string();
-    let summary = py
-        .detach(|| no_panic(&out_name, || Ok(run_ingest(&options, &Silent)?)))
-        .map_err(|e| e.into_pyerr(py))?;
+    let summary = run_interruptible(py, &options, || {
+        no_panic(&out_name, || Ok(run_ingest(&options, &Silent)?))
+    })?;
     Ok(pythonize::pythonize(py, &summary)?)
+}
+
+/// How long the calling thread waits, without the GIL, between two looks at Python's signals
+/// while an ingest runs.
+const SIGNAL_POLL: Duration = Duration::from_millis(100);
+
+/// Runs `run` (the ingest of `options`) on a thread of its own, without the GIL, while this
+/// thread lets Python handle its signals every [`SIGNAL_POLL`]. When a handler raises (Ctrl-C's
+/// `KeyboardInterrupt`), the ingest is asked to stop ([`docview_pipeline::Interrupt`]): it
+/// makes what it did durable after the batch at hand, and the exception is raised then, saying
+/// how to resume.
+fn run_interruptible<T: Send>(
+    py: Python<'_>,
+    options: &IngestOptions,
+    run: impl FnOnce() -> Result<T> + Send,
+) -> PyResult<T> {
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        scope.spawn(move || {
+            let _ = tx.send(run());
+        });
+        // Waited on from inside `detach`, which takes only what may be shared between threads.
+        let rx = std::sync::Mutex::new(rx);
+        let recv = |timeout: Option<Duration>| {
+            let rx = rx.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            match timeout {
+                Some(t) => rx.recv_timeout(t),
+                None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            }
+        };
+        loop {
+            let waited = py.detach(|| recv(Some(SIGNAL_POLL)));
+            let result = match waited {
+                Ok(result) => return result.map_err(|e| e.into_pyerr(py)),
+                Err(RecvTimeoutError::Timeout) => py.check_signals(),
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(Error::Failed(format!(
+                        "{}: the ingest ended without a result",
+                        options.out.display()
+                    ))
+                    .into_pyerr(py));
+                }
+            };
+            let Err(signalled) = result else { continue };
+            options.interrupt.request();
+            let ended = py.detach(|| recv(None));
+            let said = match ended {
+                Ok(Err(Error::Pipeline(docview_pipeline::Error::Interrupted { out, at }))) => {
+                    format!(
+                        "{}: interrupted {at}; call docview.ingest again with the same \
+                         arguments and resume=True to continue from there",
+                        out.display()
+                    )
+                }
+                Ok(Ok(_)) => format!(
+                    "{}: the ingest completed before it could stop",
+                    options.out.display()
+                ),
+                // It failed on its own meanwhile: that error says more than the signal.
+                Ok(Err(e)) => return Err(e.into_pyerr(py)),
+                Err(_) => return Err(signalled),
+            };
+            if signalled.is_instance_of::<PyKeyboardInterrupt>(py) {
+                return Err(PyKeyboardInterrupt::new_err(said));
+            }
+            return Err(signalled);
+        }
+    })
 }

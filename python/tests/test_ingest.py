@@ -212,3 +212,69 @@ def test_ingest_markdown(tmp_path):
     # What extract renders of the page alone.
     page = docview.extract((SAMPLES / "sites/fieldnotes/lichens.html").read_bytes(), url_of("fieldnotes/lichens.html"), format="markdown")
     assert markdown == page.content
+
+
+def write_collection(path: Path, copies: int) -> None:
+    """A JSON Lines collection big enough to take seconds: every sample page `copies` times
+    under its own URL, most copies with a paragraph of their own."""
+    pages = sorted((SAMPLES / "sites").glob("*/*.html"))
+    with path.open("w", encoding="utf-8") as out:
+        for copy in range(copies):
+            for page in pages:
+                html = page.read_bytes().decode("utf-8", "replace")
+                if copy % 3:
+                    note = f"<p>Copy {copy} of this page carries note {copy} about the harbour and the weather of week {copy}.</p></body>"
+                    html = html.replace("</body>", note, 1)
+                line = {"url": f"http://mirror{copy}.example/{page.name}", "html": html}
+                out.write(json.dumps(line) + "\n")
+
+
+def test_ctrl_c_stops_ingest_promptly_and_it_resumes(tmp_path):
+    """Issue 41, item 8: Ctrl-C reached Python only once the whole ingest had finished. Now
+    a SIGINT stops it after the batch at hand, with a KeyboardInterrupt that says how to
+    resume, and resume=True continues to the records of a run never interrupted."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    collection = tmp_path / "collection.jsonl"
+    write_collection(collection, 60)
+    reference = tmp_path / "reference"
+    docview.ingest(collection, reference, threads=1, commit_every=50)
+
+    out = tmp_path / "out"
+    script = (
+        "import sys, docview\n"
+        "docview.ingest(sys.argv[1], sys.argv[2], threads=1, commit_every=50)\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, str(collection), str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    state_path = out / "state.json"
+    deadline = time.monotonic() + 300
+    while True:
+        try:
+            state = json.loads(state_path.read_text())
+        except (OSError, ValueError):
+            state = {}
+        if state.get("first_pass") or state.get("commits", 0) > 0:
+            break
+        assert child.poll() is None, "the ingest ended before its first checkpoint: make the input bigger"
+        assert time.monotonic() < deadline, "no checkpoint within 300 s"
+        time.sleep(0.02)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=60)
+    assert child.returncode != 0
+    assert "KeyboardInterrupt" in err, err
+    assert "resume=True" in err, err
+    state = json.loads(state_path.read_text())
+    assert state["status"] == "running"
+
+    summary = docview.ingest(collection, out, threads=1, commit_every=50, resume=True)
+    assert summary["resumed"] is True
+    for name in ["docviews.jsonl", "replicas.jsonl", "skipped.jsonl", "stats.json"]:
+        assert (out / name).read_bytes() == (reference / name).read_bytes(), name

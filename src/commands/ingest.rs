@@ -13,6 +13,7 @@ use crate::progress::Bar;
 pub fn run(args: IngestArgs) -> Result<()> {
     let bar = Bar::new(args.quiet, args.progress_every);
     let options = args.into_options()?;
+    crate::interrupt::on_ctrl_c(&options.interrupt);
     let summary = ingest(&options, &bar)?;
     out!("{}", summary.render());
     if summary.counters.pages_read == 0 {

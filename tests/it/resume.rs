@@ -171,9 +171,21 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
         }
     }
 
-    // Resuming a complete run changes nothing; resuming with other inputs is refused.
-    let again = ingest_cmd(&input, &out, true).output().unwrap();
+    // Resuming a complete run changes nothing and says so (issue 41: it printed a "(resumed)"
+    // summary); resuming with other inputs is refused.
+    let summary = read(out.join("summary.json"));
+    let again = ingest_cmd(&input, &out, true)
+        .stdout(Stdio::piped())
+        .output()
+        .unwrap();
     assert!(again.status.success());
+    let said = String::from_utf8_lossy(&again.stdout);
+    assert!(said.contains("is complete; nothing to resume"), "{said}");
+    assert!(!said.contains("(resumed)"), "{said}");
+    assert!(
+        read(out.join("summary.json")) == summary,
+        "the summary is the run's own"
+    );
     assert!(read(out.join("docviews.jsonl")) == read(reference.join("docviews.jsonl")));
     let other = ingest_cmd(&dir.path().join("other.jsonl"), &out, true)
         .output()
@@ -184,18 +196,116 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
 /// Waits until the run of `child` on `out` has made `commits` commits, and gives its state
 /// then; panics if it ends first.
 fn wait_for_commits(child: &mut std::process::Child, out: &Path, commits: u64) -> RunState {
+    wait_for(child, out, |state| state.commits >= commits)
+}
+
+/// Waits until the run state of `child` on `out` is one `reached` accepts, and gives it; panics
+/// if the run ends first.
+fn wait_for(
+    child: &mut std::process::Child,
+    out: &Path,
+    reached: impl Fn(&RunState) -> bool,
+) -> RunState {
     let deadline = Instant::now() + Duration::from_secs(300);
     loop {
         if let Ok(state) = RunState::load(&out.join(STATE_FILE))
-            && state.commits >= commits
+            && reached(&state)
         {
             return state;
         }
         if let Some(status) = child.try_wait().unwrap() {
-            panic!("the ingest ended ({status}) before it committed: make the input bigger");
+            panic!("the ingest ended ({status}) before it got there: make the input bigger");
         }
-        assert!(Instant::now() < deadline, "no commit within 300 s");
+        assert!(Instant::now() < deadline, "not there within 300 s");
         std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Issue 41, item 7: Ctrl-C (SIGINT) in either pass stops the run cleanly, with exit status 130
+/// and a message that says how to continue; `--resume` then continues from where it stopped,
+/// the first pass included, and gives the records of a run never interrupted.
+#[test]
+fn ctrl_c_stops_either_pass_cleanly_and_the_run_resumes_where_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("collection.jsonl");
+    write_collection(&input, 60);
+    let reference = dir.path().join("reference");
+    assert!(
+        ingest_cmd(&input, &reference, false)
+            .status()
+            .unwrap()
+            .success()
+    );
+
+    type Reached = fn(&RunState) -> bool;
+    let passes: [(&str, Reached, &str); 2] = [
+        (
+            "first",
+            |s| s.first_pass.is_some(),
+            "interrupted in the first pass",
+        ),
+        (
+            "second",
+            |s| s.commits >= 2,
+            "interrupted in the second pass",
+        ),
+    ];
+    for (pass, reached, said) in passes {
+        let out = dir.path().join(pass);
+        let mut child = ingest_cmd(&input, &out, false).spawn().unwrap();
+        wait_for(&mut child, &out, reached);
+        let sent = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let stopped = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&stopped.stderr);
+        assert_eq!(stopped.status.code(), Some(130), "{pass}: {err}");
+        assert!(
+            err.contains(said) && err.contains("--resume"),
+            "{pass}: {err}"
+        );
+        let state = RunState::load(&out.join(STATE_FILE)).unwrap();
+        assert_eq!(state.status, Status::Running, "{pass}");
+        assert!(state.note.contains("--resume"), "{}", state.note);
+        if pass == "first" {
+            // What the first pass cleaned is kept for the resumed run.
+            let checkpoint = state.first_pass.expect("a checkpoint of the first pass");
+            assert!(checkpoint.events > 0);
+            assert_eq!(state.commits, 0);
+            assert_eq!(
+                std::fs::metadata(out.join(SPILL_FILE)).unwrap().len(),
+                checkpoint.spill_bytes
+            );
+            assert!(!out.join("stats.json").exists());
+        } else {
+            assert!(
+                state.first_pass.is_none() && state.commits >= 3,
+                "{state:?}"
+            );
+        }
+
+        let resumed = ingest_cmd(&input, &out, true).output().unwrap();
+        assert!(
+            resumed.status.success(),
+            "{}",
+            String::from_utf8_lossy(&resumed.stderr)
+        );
+        for file in [
+            "docviews.jsonl",
+            "replicas.jsonl",
+            "skipped.jsonl",
+            "stats.json",
+        ] {
+            assert!(
+                read(out.join(file)) == read(reference.join(file)),
+                "{pass}: {file} differs from the uninterrupted run's"
+            );
+        }
+        let state = RunState::load(&out.join(STATE_FILE)).unwrap();
+        assert_eq!(state.status, Status::Complete);
+        assert!(state.first_pass.is_none());
     }
 }
 

@@ -70,6 +70,19 @@ pub enum Error {
         /// The version this docview reads.
         reads: u32,
     },
+    /// The run stopped when asked to ([`crate::Interrupt`]): what it did is durable and
+    /// `--resume` continues it.
+    #[error(
+        "{}: interrupted {}; run the same command with --resume to continue from there",
+        .out.display(),
+        .at
+    )]
+    Interrupted {
+        /// The output folder.
+        out: PathBuf,
+        /// How far the run got.
+        at: Interrupted,
+    },
     /// A record file shorter than its last commit wrote: something else changed it.
     #[error(
         "{}: holds {actual} bytes but the last commit wrote {committed}: the file was changed",
@@ -153,6 +166,31 @@ pub enum Error {
         /// What was wrong.
         why: String,
     },
+}
+
+/// How far an interrupted run got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Interrupted {
+    /// In the first pass, with the cleaned pages of this many input records kept for the resumed
+    /// run.
+    FirstPass(u64),
+    /// In the second pass, with this many pages committed (read, kept or not).
+    SecondPass(u64),
+}
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Interrupted::FirstPass(events) => write!(
+                f,
+                "in the first pass (collection statistics), {events} input records cleaned and \
+                 kept"
+            ),
+            Interrupted::SecondPass(pages) => {
+                write!(f, "in the second pass, {pages} pages committed")
+            }
+        }
+    }
 }
 
 /// What a folder holds that a run will not write over.

@@ -24,8 +24,10 @@
 //! holds the collection: a reader thread hands out batches of pages, the workers process one
 //! batch while the next is read and the calling thread writes out the one before
 //! (`pipeline_batches`). Output order is the input order whatever the thread count. Commits
-//! every `commit_every` pages make the outputs durable together (see `state`); a run stopped
-//! at any point resumes from its last commit.
+//! every `commit_every` pages make the outputs durable together (see `state`), and the first
+//! pass checkpoints its spill as often; a run stopped at any point resumes from its last
+//! commit or checkpoint. A run asked to stop ([`Interrupt`], the binary's Ctrl-C) makes what
+//! it did durable after the batch at hand and ends with [`Error::Interrupted`].
 
 #![deny(missing_docs)]
 
@@ -46,6 +48,7 @@ mod error;
 mod event;
 mod folder;
 mod ingest;
+mod interrupt;
 mod progress;
 mod settings;
 mod sites;
@@ -55,13 +58,14 @@ mod state;
 mod steps;
 mod summary;
 
-pub use error::{EarlierRefusal, Error, FolderInUse, Result};
+pub use error::{EarlierRefusal, Error, FolderInUse, Interrupted, Result};
 pub use folder::{OUTPUT_LAYOUT, STATS_FILE, SUMMARY_FILE};
 pub use ingest::ingest;
+pub use interrupt::Interrupt;
 pub use progress::{Phase, Progress, Silent};
 pub use settings::{ClassifierChoice, IngestOptions, RunSettings};
 pub use sites::{SiteModelFigures, SiteModels};
 pub use spill::SPILL_FILE;
-pub use state::{Counters, RunState, STATE_FILE, STATE_VERSION, Status};
+pub use state::{Counters, FirstPassCheckpoint, RunState, STATE_FILE, STATE_VERSION, Status};
 pub use steps::{Processed, Unreadable, Worker, process_page};
 pub use summary::{ReplicaIndexMemory, SiteTemplateFigures, Summary};

@@ -104,6 +104,10 @@ pub struct IngestOptions {
     /// incremental crawl: their kept pages win over this run's).
     #[serde(default)]
     pub earlier: Vec<PathBuf>,
+    /// Asked to stop: the run ends at its next checkpoint with
+    /// [`Error::Interrupted`](crate::Error::Interrupted), resumable. Not a setting (never saved).
+    #[serde(skip)]
+    pub interrupt: crate::Interrupt,
 }
 
 impl IngestOptions {
@@ -131,6 +135,7 @@ impl IngestOptions {
             parquet: false,
             markdown: false,
             earlier: Vec::new(),
+            interrupt: crate::Interrupt::default(),
         }
     }
 

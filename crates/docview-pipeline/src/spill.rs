@@ -7,7 +7,9 @@
 //!
 //! Memory stays bounded (the file is written and read as a stream). The file is complete once
 //! `stats.json` is written (the first pass syncs it first), so a run stopped in its second pass
-//! resumes from it; it is removed when the run completes. A run whose first pass was skipped
+//! resumes from it; it is removed when the run completes. While the first pass runs, its
+//! checkpoints sync the spill and record its length (`state::FirstPassCheckpoint`): a run
+//! stopped in its first pass cuts the spill back to that length and appends from there. A run whose first pass was skipped
 //! (`--stats FILE`) has no spill, and its second pass cleans the pages itself.
 
 use std::fs::File;
@@ -82,18 +84,36 @@ pub struct SpillWriter {
     out: BufWriter<File>,
     /// The record being written, reused.
     record: Vec<u8>,
+    /// Bytes written so far (the file's length once flushed).
+    bytes: u64,
 }
 
 impl SpillWriter {
     /// Creates (or empties) the spill of output directory `out`.
     pub fn create(out: &Path) -> Result<SpillWriter> {
+        SpillWriter::open_at(out, 0)
+    }
+
+    /// Opens the spill of output directory `out` to append after its first `bytes` bytes (a
+    /// checkpoint's length), cutting what follows them; creates it when `bytes` is 0.
+    pub fn open_at(out: &Path, bytes: u64) -> Result<SpillWriter> {
         let path = out.join(SPILL_FILE);
-        let file = File::create(&path).map_err(|e| Error::io(&path, e))?;
+        let file = crate::state::open_at(&path, bytes)?;
         Ok(SpillWriter {
             path,
             out: BufWriter::with_capacity(1 << 20, file),
             record: Vec::new(),
+            bytes,
         })
+    }
+
+    /// Makes everything written so far durable; gives the spill's length.
+    pub fn checkpoint(&mut self) -> Result<u64> {
+        self.out
+            .flush()
+            .and_then(|()| self.out.get_ref().sync_data())
+            .map_err(|e| Error::io(&self.path, e))?;
+        Ok(self.bytes)
     }
 
     /// Appends an event.
@@ -115,6 +135,7 @@ impl SpillWriter {
             .write_all(&len.to_le_bytes())
             .and_then(|()| self.out.write_all(&record))
             .map_err(|e| Error::io(&self.path, e))?;
+        self.bytes += 4 + u64::from(len);
         self.record = record;
         Ok(())
     }

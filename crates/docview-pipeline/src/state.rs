@@ -4,9 +4,11 @@
 //! A batch is committed in this order: the record files are flushed and synced, the three
 //! indexes commit, then this file is replaced atomically. So the state file never claims more
 //! than the other outputs hold; what they hold beyond it (record bytes past the recorded
-//! lengths, index documents from the next sequence number on) is undone on resume.
+//! lengths, index documents from the next sequence number on) is undone on resume: each file
+//! is opened at its committed length ([`open_at`]).
 
 use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -105,6 +107,21 @@ pub struct RunState {
     pub counters: Counters,
     /// Seconds spent so far, over all sessions of the run.
     pub elapsed_secs: f64,
+    /// How far the first pass got at its last checkpoint, while it runs (`None` before its
+    /// first checkpoint and once `stats.json` is written): a run stopped in its first pass
+    /// resumes from there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_pass: Option<FirstPassCheckpoint>,
+}
+
+/// A checkpoint of the first pass: the spill holds the cleaned pages of the first `events`
+/// input events in its first `spill_bytes` bytes, synced to disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FirstPassCheckpoint {
+    /// Input events (pages, skipped and malformed records) the spill holds.
+    pub events: u64,
+    /// The spill's length at the checkpoint; what follows is cut on resume.
+    pub spill_bytes: u64,
 }
 
 impl RunState {
@@ -123,6 +140,7 @@ impl RunState {
             commits: 0,
             counters: Counters::default(),
             elapsed_secs: 0.0,
+            first_pass: None,
         }
         .with_note()
     }
@@ -130,11 +148,20 @@ impl RunState {
     /// Sets the note that says what the directory holds.
     pub fn with_note(mut self) -> Self {
         self.note = match self.status {
-            Status::Running => format!(
-                "ingest in progress or interrupted: the outputs hold the {} pages of the last \
-                 commit ({} kept); run the same `docview ingest` with --resume to continue",
-                self.counters.pages_read, self.counters.kept
-            ),
+            Status::Running => match self.first_pass {
+                Some(checkpoint) => format!(
+                    "ingest in its first pass, or interrupted there: the spill holds the \
+                     cleaned pages of {} input records; run the same `docview ingest` with \
+                     --resume to continue",
+                    checkpoint.events
+                ),
+                None => format!(
+                    "ingest in progress or interrupted: the outputs hold the {} pages of the \
+                     last commit ({} kept); run the same `docview ingest` with --resume to \
+                     continue",
+                    self.counters.pages_read, self.counters.kept
+                ),
+            },
             Status::Finishing => "all pages committed; completing the records with the URLs \
                                   of their replicas (--resume finishes it)"
                 .to_string(),
@@ -163,6 +190,29 @@ impl RunState {
     pub fn save(&self, path: &Path) -> Result<()> {
         Ok(write_json_atomically(path, self)?)
     }
+}
+
+/// Opens `path` for appending after cutting it to `len` bytes (creating it when `len` is 0).
+pub(crate) fn open_at(path: &Path, len: u64) -> Result<File> {
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    let actual = file.metadata().map_err(|e| Error::io(path, e))?.len();
+    if actual < len {
+        return Err(Error::FileChanged {
+            path: path.to_path_buf(),
+            actual,
+            committed: len,
+        });
+    }
+    file.set_len(len).map_err(|e| Error::io(path, e))?;
+    let mut file = file;
+    std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).map_err(|e| Error::io(path, e))?;
+    Ok(file)
 }
 
 /// Writes the settings the way `state.json` has always held them: through a JSON value, so

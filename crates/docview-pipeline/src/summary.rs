@@ -4,14 +4,14 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::index::{IndexKind, IndexStats};
 use crate::sites::SiteModelFigures;
 use crate::state::Counters;
 
-/// What an ingest did.
-#[derive(Debug, Clone, Serialize)]
+/// What an ingest did (`summary.json`).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Summary {
     /// The output directory.
     pub out: PathBuf,
@@ -33,12 +33,16 @@ pub struct Summary {
     /// detection, when this session ingested pages).
     pub replica_index: Option<ReplicaIndexMemory>,
     /// What the site models of a site-aware cleaner covered (none for other cleaners).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site_models: Option<SiteModelFigures>,
+    /// True when this session was asked to resume a run that had completed: it did nothing,
+    /// and the rest is the run's own summary, as it ended. Not in `summary.json`.
+    #[serde(skip)]
+    pub already_complete: bool,
 }
 
 /// What the statistics learnt of site templates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SiteTemplateFigures {
     /// Web sites with a template.
     pub sites: usize,
@@ -65,7 +69,7 @@ impl SiteTemplateFigures {
 }
 
 /// What the MinHash LSH index held at the end of an ingest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplicaIndexMemory {
     /// Kept pages with a signature.
     pub pages: usize,
@@ -108,11 +112,22 @@ impl Summary {
         let c = &self.counters;
         let mut s = String::new();
         let secs = self.elapsed_secs.max(1e-9);
+        if self.already_complete {
+            let _ = writeln!(
+                s,
+                "{}: the ingest there is complete; nothing to resume. Its summary:",
+                self.out.display()
+            );
+        }
         let _ = writeln!(
             s,
             "docview ingest -> {}{}",
             self.out.display(),
-            if self.resumed { " (resumed)" } else { "" }
+            if self.resumed && !self.already_complete {
+                " (resumed)"
+            } else {
+                ""
+            }
         );
         let _ = writeln!(
             s,

@@ -67,7 +67,7 @@ const MAX_THREADS: usize = 8;
 pub const HIGHLIGHT: (&str, &str) = ("[[", "]]");
 
 /// Which of the three indexes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum IndexKind {
     /// All visible text of the raw page.
@@ -462,7 +462,7 @@ pub fn merge_index_sets(parts: &[PathBuf], out: &Path) -> Result<()> {
 }
 
 /// The size of one index, for comparing the three.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IndexStats {
     /// Which index.
     pub kind: IndexKind,

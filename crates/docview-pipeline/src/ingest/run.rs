@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use super::first_pass::build_stats;
+use super::first_pass::{Checkpoints, build_stats};
 use super::second_pass::run_ingest;
 use crate::clean::cleaner_with_model;
 use crate::earlier;
@@ -20,7 +20,7 @@ use crate::progress::{Phase, Progress};
 use crate::records::{fill_replica_urls, write_docviews_parquet};
 use crate::settings::{IngestOptions, RunSettings};
 use crate::sites::{SITE_SAMPLE_BUDGET, SITE_SAMPLE_PAGES, SiteModels, learn_site_models};
-use crate::spill::{SPILL_FILE, SpillWriter};
+use crate::spill::SPILL_FILE;
 use crate::state::{RunState, STATE_FILE, Status};
 use crate::stats::CollectionStats;
 use crate::steps::Cleaning;
@@ -58,6 +58,12 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let _lock = FolderLock::exclusive_for_run(out, &OUTPUT_LAYOUT)?;
     let mut state = if options.resume {
         let state = resume_state(out, &state_path, &settings)?;
+        if state.status == Status::Complete {
+            let mut summary: Summary =
+                crate::output::read_json(&out.join(SUMMARY_FILE), "a docview ingest summary")?;
+            summary.already_complete = true;
+            return Ok(summary);
+        }
         // What the killed run was writing when it stopped: no commit names it.
         remove_half_written(out)?;
         progress.note(&format!(
@@ -108,6 +114,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
             out: out.to_path_buf(),
         });
     } else {
+        let base_secs = state.elapsed_secs;
         let stats = match &options.stats_file {
             Some(path) => {
                 progress.note(&format!("collection statistics from {}", path.display()));
@@ -115,7 +122,21 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
             }
             None => {
                 progress.start(Phase::Statistics, input_bytes);
-                let mut spill = SpillWriter::create(out)?;
+                let from = state.first_pass;
+                if let Some(checkpoint) = from {
+                    progress.note(&format!(
+                        "resuming the first pass after {} input records (the spill's)",
+                        checkpoint.events
+                    ));
+                }
+                let mut save = |checkpoint| {
+                    state.first_pass = Some(checkpoint);
+                    state.elapsed_secs = base_secs + started.elapsed().as_secs_f64();
+                    state.note = state.clone().with_note().note;
+                    state.save(&state_path)
+                };
+                // The spill is complete on disk when it returns, before stats.json says the
+                // first pass is over.
                 let stats = build_stats(
                     inputs,
                     Cleaning {
@@ -128,20 +149,28 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
                     options.stopwords,
                     &pool,
                     progress,
-                    Some(&mut spill),
+                    Checkpoints {
+                        out,
+                        from,
+                        every: options.commit_every,
+                        interrupt: &options.interrupt,
+                        save: &mut save,
+                    },
                 )?;
-                // Complete on disk before stats.json says the first pass is over.
-                spill.finish()?;
                 progress.finish();
                 stats
             }
         };
         stats.save(&stats_path)?;
         // The first pass counts towards the run's time.
-        state.elapsed_secs += started.elapsed().as_secs_f64();
+        state.elapsed_secs = base_secs + started.elapsed().as_secs_f64();
+        state.first_pass = None;
+        state = state.with_note();
         state.save(&state_path)?;
         stats
     };
+    // A run stopped between stats.json and the state that follows it.
+    state.first_pass = None;
     let resumed = options.resume;
     let mut replica_index = None;
     if state.status == Status::Running {
@@ -186,6 +215,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
         resumed,
         replica_index,
         site_models: sites.figures,
+        already_complete: false,
     };
     crate::output::write_json_atomically(&out.join(SUMMARY_FILE), &summary)?;
     Ok(summary)

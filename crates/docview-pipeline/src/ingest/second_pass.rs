@@ -1,14 +1,14 @@
 //! The second pass of the one-process ingest: from the run state's last commit to the end of
 //! the inputs, each batch numbered, processed by the workers (cleaned unless the first pass
 //! did, integrated, fingerprinted) and handed to the ordered [`Sink`] in input order, with a
-//! commit every `commit_every` pages.
+//! commit every `commit_every` pages, and one after the batch at hand when the run is
+//! interrupted.
 
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use super::sink::Sink;
-use crate::Result;
 use crate::batches::{Batch, input_events, pipeline_batches};
 use crate::event::Event;
 use crate::input::Inputs;
@@ -22,6 +22,7 @@ use crate::stats::CollectionStats;
 use crate::steps::{Cleaning, Processed, Unreadable, Worker, process_page};
 use crate::summary::ReplicaIndexMemory;
 use crate::text::Analyzer;
+use crate::{Error, Interrupted, Result};
 
 /// Malformed records told on standard error, each with its offset; the rest are only counted
 /// (all are in `skipped.jsonl`).
@@ -175,7 +176,9 @@ pub(super) fn run_ingest(
             }
         }
         events_done += batch.events;
-        if since_commit >= options.commit_every {
+        progress.update(&counters, batch.input_bytes);
+        let stop = options.interrupt.is_requested();
+        if since_commit >= options.commit_every || stop {
             since_commit = 0;
             state.events_done = events_done;
             state.next_seq = next_seq_done;
@@ -183,7 +186,12 @@ pub(super) fn run_ingest(
             state.elapsed_secs = base_secs + session.elapsed().as_secs_f64();
             sink.commit(state, &state_path)?;
         }
-        progress.update(&counters, batch.input_bytes);
+        if stop {
+            return Err(Error::Interrupted {
+                out: out.clone(),
+                at: Interrupted::SecondPass(counters.pages_read),
+            });
+        }
         Ok(())
     };
     if out.join(SPILL_FILE).exists() {

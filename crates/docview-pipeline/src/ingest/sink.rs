@@ -3,7 +3,7 @@
 //! make them durable together.
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -14,6 +14,7 @@ use crate::records::{
 };
 use crate::replica::{ReplicaDetector, ReplicaKind};
 use crate::settings::IngestOptions;
+use crate::state::open_at;
 use crate::state::{Counters, RunState};
 use crate::steps::Processed;
 use crate::summary::ReplicaIndexMemory;
@@ -194,27 +195,4 @@ fn commit_payload(state: &RunState) -> String {
         "commits": state.commits,
     })
     .to_string()
-}
-
-/// Opens `path` for appending after cutting it to `len` bytes (creating it when `len` is 0).
-pub(super) fn open_at(path: &Path, len: u64) -> Result<File> {
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .read(true)
-        .write(true)
-        .open(path)
-        .map_err(|e| Error::io(path, e))?;
-    let actual = file.metadata().map_err(|e| Error::io(path, e))?.len();
-    if actual < len {
-        return Err(Error::FileChanged {
-            path: path.to_path_buf(),
-            actual,
-            committed: len,
-        });
-    }
-    file.set_len(len).map_err(|e| Error::io(path, e))?;
-    let mut file = file;
-    std::io::Seek::seek(&mut file, std::io::SeekFrom::End(0)).map_err(|e| Error::io(path, e))?;
-    Ok(file)
 }

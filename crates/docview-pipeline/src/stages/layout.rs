@@ -115,6 +115,34 @@ pub(super) fn pairs_figures_file(work: &Path, part: usize) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
+    use super::super::plan::{PLAN_FILE, Plan};
+    use super::super::testing::{options, planned};
+
+    #[test]
+    fn a_plan_overwrites_only_what_the_stages_wrote() {
+        let dir = tempfile::tempdir().unwrap();
+        let (plan, work) = planned(options(dir.path()), 2, dir.path());
+        let other = Plan::new(options(dir.path()), 3).unwrap();
+        // --overwrite removes what the plan and the stages wrote, never a file of the user's.
+        std::fs::write(work.join("notes.txt"), "mine").unwrap();
+        let err = other.save(&work, true).unwrap_err().to_string();
+        assert!(err.contains("did not write: notes.txt"), "{err}");
+        assert_eq!(Plan::load(&work).unwrap().shards, 2, "nothing removed");
+        std::fs::remove_file(work.join("notes.txt")).unwrap();
+        other.save(&work, true).unwrap();
+        assert_eq!(Plan::load(&work).unwrap().shards, 3);
+        // A folder docview did not mark, even one with a plan.json, is never touched.
+        let busy = dir.path().join("busy");
+        std::fs::create_dir_all(&busy).unwrap();
+        std::fs::write(busy.join("x"), "x").unwrap();
+        std::fs::write(busy.join(PLAN_FILE), "{}").unwrap();
+        for overwrite in [false, true] {
+            let err = plan.save(&busy, overwrite).unwrap_err().to_string();
+            assert!(err.contains("not a folder docview wrote"), "{err}");
+        }
+        assert!(busy.join("x").exists() && !busy.join(crate::lock::LOCK_FILE).exists());
+    }
+
     #[test]
     fn the_work_layout_owns_the_stages_files_and_nothing_else() {
         for name in [

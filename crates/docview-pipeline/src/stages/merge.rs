@@ -106,6 +106,7 @@ pub(super) fn merge_task(work: &Path, plan: &Plan) -> Result<()> {
         resumed: false,
         replica_index: None,
         site_models: load_sites(work)?.figures,
+        already_complete: false,
     };
     Ok(crate::output::write_json_atomically(
         &out.join(SUMMARY_FILE),
