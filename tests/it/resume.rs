@@ -366,3 +366,88 @@ fn a_second_run_on_a_live_runs_folder_is_refused_and_harms_nothing() {
     );
     assert!(read(out.join("docviews.jsonl")) == read(reference.join("docviews.jsonl")));
 }
+
+/// A tmpfs of its own for a test, unmounted when dropped.
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    /// A tmpfs of `size` (`mount`'s form, `4m`) at `at`, or `None` where this process may not
+    /// mount one (not root, or no such capability).
+    fn mount(at: &Path, size: &str) -> Option<Tmpfs> {
+        std::fs::create_dir_all(at).unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(at)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        mounted.then(|| Tmpfs(at.to_path_buf()))
+    }
+
+    fn resize(&self, size: &str) {
+        let status = Command::new("mount")
+            .args(["-o", &format!("remount,size={size}")])
+            .arg(&self.0)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// Issue 41, item 12: after a full disk the first pass's spill stayed and kept the disk full.
+/// The error names the full disk, the spill is removed to give the room back, and once there
+/// is room `--resume` ends as a run never stopped. Needs a small filesystem of its own: a
+/// tmpfs, which only root may mount (skipped otherwise).
+#[test]
+fn a_full_disk_is_told_gives_the_spill_s_room_back_and_the_run_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(small) = Tmpfs::mount(&dir.path().join("small"), "2m") else {
+        eprintln!("skipped: cannot mount a tmpfs here (root only) to fill a disk");
+        return;
+    };
+    let input = dir.path().join("collection.jsonl");
+    write_collection(&input, 60);
+    let reference = dir.path().join("reference");
+    assert!(
+        ingest_cmd(&input, &reference, false)
+            .status()
+            .unwrap()
+            .success()
+    );
+
+    let out = small.0.join("out");
+    let full = ingest_cmd(&input, &out, false).output().unwrap();
+    let err = String::from_utf8_lossy(&full.stderr);
+    assert_eq!(full.status.code(), Some(1), "{err}");
+    assert!(err.contains("No space left on device"), "{err}");
+    assert!(err.contains("spill") && err.contains("--resume"), "{err}");
+    assert!(
+        !out.join(SPILL_FILE).exists(),
+        "the spill's room given back"
+    );
+
+    small.resize("256m");
+    let resumed = ingest_cmd(&input, &out, true).output().unwrap();
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    for file in [
+        "docviews.jsonl",
+        "replicas.jsonl",
+        "skipped.jsonl",
+        "stats.json",
+    ] {
+        assert!(
+            read(out.join(file)) == read(reference.join(file)),
+            "{file} differs from the uninterrupted run's"
+        );
+    }
+}

@@ -89,4 +89,25 @@ impl Error {
     pub fn bad_input(input: impl Into<String>, reason: impl Into<String>) -> Self {
         Error::Input(docview_input::Error::bad_input(input, reason))
     }
+
+    /// Whether the error is a write that found no room: a full disk, or a quota spent.
+    pub fn is_storage_full(&self) -> bool {
+        let full = |e: &std::io::Error| {
+            matches!(
+                e.kind(),
+                std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+            )
+        };
+        match self {
+            Error::Input(docview_input::Error::Io { source, .. }) => full(source),
+            Error::Index { source, .. } => match source {
+                tantivy::TantivyError::IoError(e) => full(e),
+                tantivy::TantivyError::OpenWriteError(
+                    tantivy::directory::error::OpenWriteError::IoError { io_error, .. },
+                ) => full(io_error),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
 }

@@ -83,6 +83,20 @@ pub enum Error {
         /// How far the run got.
         at: Interrupted,
     },
+    /// The run stopped on a full disk (or a spent quota), and its first pass's spill was removed
+    /// to give the disk its room back.
+    #[error(
+        "{source}; the first pass's spill of cleaned pages ({} bytes) was removed to give the disk \
+         its room back: free more space, then run the same command with --resume (it cleans \
+         the pages again)",
+        .freed
+    )]
+    SpillRemoved {
+        /// The error of the full disk.
+        source: Box<Error>,
+        /// The bytes freed.
+        freed: u64,
+    },
     /// A record file shorter than its last commit wrote: something else changed it.
     #[error(
         "{}: holds {actual} bytes but the last commit wrote {committed}: the file was changed",
@@ -268,6 +282,15 @@ impl fmt::Display for EarlierRefusal {
 }
 
 impl Error {
+    /// Whether the error is a write that found no room: a full disk, or a quota spent.
+    pub fn is_storage_full(&self) -> bool {
+        match self {
+            Error::Collection(e) => e.is_storage_full(),
+            Error::SpillRemoved { .. } => true,
+            _ => false,
+        }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Collection(docview_collection::Error::io(path, source))

@@ -318,9 +318,15 @@ impl KindWriter {
     }
 
     fn add(&mut self, doc: &IndexDoc) -> Result<()> {
-        self.writer
-            .add_document(document(&self.fields, doc))
-            .map_err(|e| index_error(&self.path, e))?;
+        if let Err(e) = self.writer.add_document(document(&self.fields, doc)) {
+            // A worker that failed (a full disk) leaves the writer only "killed"; joining the
+            // workers, as a commit does first, gives the worker's own error.
+            let cause = match self.writer.prepare_commit() {
+                Err(cause) => cause,
+                Ok(_) => e,
+            };
+            return Err(index_error(&self.path, cause));
+        }
         Ok(())
     }
 

@@ -3,11 +3,12 @@
 //! given), the second pass and the end of the run (replica URLs, Parquet, summary).
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::first_pass::{Checkpoints, build_stats};
 use super::second_pass::run_ingest;
-use crate::clean::cleaner_with_model;
+use crate::clean::{Cleaner, cleaner_with_model};
 use crate::earlier;
 use crate::folder::{
     OUTPUT_LAYOUT, STATS_FILE, SUMMARY_FILE, nothing_to_resume, prepare_out_dir,
@@ -26,6 +27,7 @@ use crate::stats::CollectionStats;
 use crate::steps::Cleaning;
 use crate::summary::{SiteTemplateFigures, Summary};
 use crate::{Error, Result};
+use docview_classify::PageClassifier;
 
 /// Runs an ingest (or continues one with `options.resume`).
 pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summary> {
@@ -56,6 +58,79 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     }
     // One run at a time in `out`, from before anything in it is touched to the end of the run.
     let _lock = FolderLock::exclusive_for_run(out, &OUTPUT_LAYOUT)?;
+    let checked = Checked {
+        started,
+        cleaner,
+        classifier,
+        pool,
+        from_stdin,
+        site_aware,
+        inputs,
+        input_bytes,
+        settings,
+    };
+    match run_locked(options, progress, checked) {
+        Err(e) if e.is_storage_full() => Err(give_room_back(out, e)),
+        result => result,
+    }
+}
+
+/// What the checks before a run takes its folder give it.
+struct Checked {
+    started: Instant,
+    cleaner: Box<dyn Cleaner>,
+    classifier: Option<(Arc<PageClassifier>, String)>,
+    pool: rayon::ThreadPool,
+    from_stdin: bool,
+    site_aware: bool,
+    inputs: Inputs,
+    input_bytes: Option<u64>,
+    settings: RunSettings,
+}
+
+/// After a run stopped on a full disk (`full`): removes the first pass's spill, which may be
+/// what filled it and is the one file of the run that the run can do without (a resumed run
+/// cleans the pages again), and forgets the first pass's checkpoint in it.
+fn give_room_back(out: &Path, full: Error) -> Error {
+    let spill = out.join(SPILL_FILE);
+    let Ok(freed) = std::fs::metadata(&spill).map(|m| m.len()) else {
+        return full;
+    };
+    if remove_spill(out).is_err() {
+        return full;
+    }
+    let state_path = out.join(STATE_FILE);
+    if let Ok(mut state) = RunState::load(&state_path)
+        && state.first_pass.take().is_some()
+    {
+        // Best effort: a resumed run also starts its first pass again when the spill is gone.
+        let _ = state.with_note().save(&state_path);
+    }
+    Error::SpillRemoved {
+        source: Box::new(full),
+        freed,
+    }
+}
+
+/// The run, under the lock of its output folder.
+fn run_locked(
+    options: &IngestOptions,
+    progress: &dyn Progress,
+    checked: Checked,
+) -> Result<Summary> {
+    let Checked {
+        started,
+        cleaner,
+        classifier,
+        pool,
+        from_stdin,
+        site_aware,
+        inputs,
+        input_bytes,
+        settings,
+    } = checked;
+    let out = &options.out;
+    let state_path = out.join(STATE_FILE);
     let mut state = if options.resume {
         let state = resume_state(out, &state_path, &settings)?;
         if state.status == Status::Complete {
@@ -122,7 +197,9 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
             }
             None => {
                 progress.start(Phase::Statistics, input_bytes);
-                let from = state.first_pass;
+                let spilled = std::fs::metadata(out.join(SPILL_FILE)).map_or(0, |m| m.len());
+                // Without its spill (removed on a full disk), a checkpoint is no use.
+                let from = state.first_pass.filter(|c| c.spill_bytes <= spilled);
                 if let Some(checkpoint) = from {
                     progress.note(&format!(
                         "resuming the first pass after {} input records (the spill's)",
@@ -234,4 +311,45 @@ fn resume_state(out: &Path, state_path: &Path, settings: &RunSettings) -> Result
         });
     }
     Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::FirstPassCheckpoint;
+
+    #[test]
+    fn a_full_disk_gets_the_spill_s_room_back_and_the_checkpoint_is_forgotten() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        std::fs::write(out.join(SPILL_FILE), vec![7u8; 4096]).unwrap();
+        let options = IngestOptions::new(vec![out.to_path_buf()], out.to_path_buf());
+        let mut state = RunState::new(options.settings(Some(1)).unwrap());
+        state.first_pass = Some(FirstPassCheckpoint {
+            events: 3,
+            spill_bytes: 4096,
+        });
+        state.save(&out.join(STATE_FILE)).unwrap();
+        let full = Error::io(
+            out.join(SPILL_FILE),
+            std::io::Error::from(std::io::ErrorKind::StorageFull),
+        );
+        assert!(full.is_storage_full());
+        let told = give_room_back(out, full);
+        assert!(told.is_storage_full());
+        let message = told.to_string();
+        assert!(message.contains("(4096 bytes) was removed"), "{message}");
+        assert!(message.contains("--resume"), "{message}");
+        assert!(!out.join(SPILL_FILE).exists());
+        let state = RunState::load(&out.join(STATE_FILE)).unwrap();
+        assert_eq!(state.first_pass, None);
+        // Another error, or no spill: told as it is.
+        let other = Error::io(out.join("x"), std::io::Error::other("no"));
+        assert!(!other.is_storage_full());
+        let again = Error::io(out.join("x"), std::io::ErrorKind::StorageFull.into());
+        assert!(!matches!(
+            give_room_back(out, again),
+            Error::SpillRemoved { .. }
+        ));
+    }
 }
