@@ -4,7 +4,7 @@
 //! without the files the killed run left half-written. And one run at a time: a second run
 //! started on the folder of a live one is refused before it touches anything.
 
-use crate::common::{DOCVIEW, SAMPLES};
+use crate::common::{DOCVIEW, SAMPLES, check_records};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -86,6 +86,7 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
     let reference = dir.path().join("reference");
     let status = ingest_cmd(&input, &reference, false).status().unwrap();
     assert!(status.success());
+    check_records(&reference);
     // The copies with a paragraph of their own are near-replicas: the resumed run must refill
     // the LSH index from the records to find the same ones.
     let reference_replicas = String::from_utf8(read(reference.join("replicas.jsonl"))).unwrap();
@@ -142,6 +143,7 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
             "{file} differs from the uninterrupted run's"
         );
     }
+    check_records(&out);
     let state = RunState::load(&out.join(STATE_FILE)).unwrap();
     assert_eq!(state.status, Status::Complete);
     assert!(!out.join(SPILL_FILE).exists());
@@ -211,6 +213,7 @@ fn a_second_run_on_a_live_runs_folder_is_refused_and_harms_nothing() {
             .unwrap()
             .success()
     );
+    check_records(&reference);
 
     let out = dir.path().join("live");
     let mut live = ingest_cmd(&input, &out, false).spawn().unwrap();
@@ -242,6 +245,7 @@ fn a_second_run_on_a_live_runs_folder_is_refused_and_harms_nothing() {
             "{file} differs from a run that was alone"
         );
     }
+    check_records(&out);
     let state = RunState::load(&out.join(STATE_FILE)).unwrap();
     assert_eq!(state.status, Status::Complete);
     // Once it has ended, its folder is free again: --overwrite goes through.
