@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI of the Python package (python/): formatting and lints of its crate, then the wheel built
-# by maturin in a fresh virtual environment, installed in a second fresh one with pytest (and
-# datatrove with its WARC reader's packages, when they install), and its tests run there.
+# by maturin in a fresh virtual environment, installed in a second fresh one with pytest and
+# jsonschema (and datatrove with its WARC reader's packages, when they install), and its tests
+# run there.
 # Called at the end of .ci/run; runs alone too (`bash python/ci.sh`). Any failure fails it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,7 +48,8 @@ say "built $(basename "${wheels[0]}")"
 
 say "installing it with pytest (a second fresh virtual environment)"
 "$PYTHON" -m venv "$work/test"
-"$work/test/bin/pip" install "${pip_quiet[@]}" "${wheels[0]}" pytest
+# jsonschema: the tests check every record an ingest writes against schema/docview.schema.json.
+"$work/test/bin/pip" install "${pip_quiet[@]}" "${wheels[0]}" pytest jsonschema
 # datatrove and what its WarcReader and JsonlWriter import: the example's test skips, saying
 # so, when they do not install.
 if ! "$work/test/bin/pip" install "${pip_quiet[@]}" datatrove warcio faust-cchardet python-magic orjson; then
@@ -73,7 +75,7 @@ done
 if [ -n "$py39" ]; then
   say "pytest python/tests on $("$py39" --version 2>&1)"
   "$py39" -m venv "$work/py39"
-  "$work/py39/bin/pip" install "${pip_quiet[@]}" "${wheels[0]}" pytest
+  "$work/py39/bin/pip" install "${pip_quiet[@]}" "${wheels[0]}" pytest jsonschema
   "$work/py39/bin/python" -m pytest "$root/python/tests" -q -p no:cacheprovider \
     --rootdir "$root/python"
 else

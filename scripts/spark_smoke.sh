@@ -33,6 +33,9 @@ trap 'rm -rf "$TMP"' EXIT
 INPUTS=(corpus-samples/sites corpus-samples/warc/corpus-samples.warc.gz)
 "$DOCVIEW" ingest "${INPUTS[@]}" --out "$TMP/one" --parquet -q >/dev/null
 "$DOCVIEW" stages plan "${INPUTS[@]}" --out "$TMP/spark" --parquet --work "$TMP/work" --shards 2
+# The executors' Python workers run the venv's Python, the driver's (PySpark refuses a worker
+# of another minor version than its driver's).
+export PYSPARK_PYTHON="${PYSPARK_PYTHON:-$(cd "$VENV" && pwd)/bin/python}"
 "$VENV/bin/python" scripts/spark_stages.py --work "$TMP/work" --docview "$DOCVIEW" \
   --master 'local[2]'
 for f in docviews.jsonl replicas.jsonl skipped.jsonl stats.json docviews.parquet; do

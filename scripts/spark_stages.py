@@ -9,11 +9,17 @@ executor. Only the task numbers and the work folder's path move through Spark; t
 and write their files (Parquet and JSON) in WORK, which must be on a file system every executor
 sees under the same path (NFS, a mounted object store). A task whose completion marker exists
 is skipped, so Spark's retries, and a rerun of this script after a failure, redo only what was
-not done. The docview binary must be on every executor (same path, same version).
+not done (Spark retries a failed task on a cluster and in `local[N,F]`, never in `local[N]`).
+A task runs in one process at a time: a second copy (Spark's speculative one) is refused while
+the first runs. The docview binary must be on every executor (same path, same version), and
+the executors' Python is `PYSPARK_PYTHON`'s (set it to the same Python version as the
+driver's). A failed task is reported with its process's exit status or the signal that
+killed it.
 """
 
 import argparse
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -30,6 +36,25 @@ def stage_list(docview, work):
     return [(s["stage"], s["tasks"]) for s in json.loads(out)]
 
 
+def ended(returncode):
+    """How a process ended, from its return code: `exit status N`, or the signal that killed it
+    (`killed by SIGKILL`: subprocess gives -N for signal N)."""
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        return f"killed by {name}"
+    return f"exit status {returncode}"
+
+
+def failure(stage, task, returncode, stderr):
+    """The message of a failed task: the stage, the task, how its process ended and what it
+    said (a process killed by a signal says nothing)."""
+    said = stderr.strip()
+    return f"{stage} {task}: {ended(returncode)}" + (f": {said}" if said else "")
+
+
 def run_task(docview, work, stage, task):
     """One docview task; raises (so that Spark retries, then fails the job) when it fails."""
     done = subprocess.run(
@@ -38,7 +63,7 @@ def run_task(docview, work, stage, task):
         text=True,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"{stage} {task}: {done.stderr.strip()}")
+        raise RuntimeError(failure(stage, task, done.returncode, done.stderr))
     return (stage, task, done.stderr.strip())
 
 

@@ -1,10 +1,15 @@
-"""Shared fixtures: the bundled samples (corpus-samples/) and one ingest of their WARC."""
+"""Shared fixtures: the bundled samples (corpus-samples/), one ingest of their WARC, and the
+one check of an ingest's records against the DocView schema (schema/docview.schema.json),
+which every test that writes docviews.jsonl runs on what it wrote, as the Rust tests do
+(tests/it/schema.rs)."""
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 import docview
@@ -13,6 +18,32 @@ import docview
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "corpus-samples"
 WARC = SAMPLES / "warc" / "corpus-samples.warc.gz"
+SCHEMA = ROOT / "schema" / "docview.schema.json"
+
+
+@functools.lru_cache(maxsize=None)
+def record_validator() -> jsonschema.protocols.Validator:
+    """The DocView record schema, checked and compiled once."""
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema)
+
+
+def check_records(out) -> int:
+    """Checks every record of the output folder out (its docviews.jsonl) against the schema,
+    failing with the line and what is wrong; how many records there are."""
+    path = Path(out) / "docviews.jsonl"
+    validator = record_validator()
+    n = 0
+    with open(path, encoding="utf-8") as lines:
+        for i, line in enumerate(lines, 1):
+            errors = [
+                f"{e.message} at {list(e.absolute_path)}" for e in validator.iter_errors(json.loads(line))
+            ]
+            assert not errors, f"{path} line {i}: {errors}"
+            n += 1
+    return n
 
 
 def sample_pages() -> list[dict]:
@@ -46,4 +77,5 @@ def ingested(tmp_path_factory):
     output: (out folder, summary)."""
     out = tmp_path_factory.mktemp("ingest") / "out"
     summary = docview.ingest(str(WARC), out, threads=2, parquet=True)
+    check_records(out)
     return out, summary

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, SAMPLES
+from conftest import ROOT, SAMPLES, check_records
 
 DOCS = [ROOT / "README.md", ROOT / "docs" / "guides" / "python.md"]
 BLOCK = re.compile(r"```python\n(.*?)```", re.S)
@@ -46,3 +46,6 @@ def test_the_python_examples_run(doc, tmp_path, monkeypatch):
             exec(compile(code, f"{doc.name} example {i}", "exec"), namespace)
         for expected in expected_outputs(code):
             assert expected in printed.getvalue(), (i, expected, printed.getvalue()[:2000])
+    # What an example ingested passes the schema, as every ingest of the tests does.
+    for records in tmp_path.glob("target/**/docviews.jsonl"):
+        check_records(records.parent)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 import docview
 
-from conftest import SAMPLES, WARC, sample_pages
+from conftest import SAMPLES, WARC, check_records, sample_pages
 
 #: Pages of the WARC that repeat another (corpus-samples/README.md, "Replica map"): of each
 #: pair, the one later in the WARC's order (sorted paths) is the replica.
@@ -157,6 +158,39 @@ def test_search_options_and_errors(ingested, tmp_path):
     assert "run docview.ingest first" in str(e.value)
 
 
+def _files(folder: Path) -> dict:
+    """Every file and folder under folder with its bytes and mode."""
+    return {
+        p.relative_to(folder): (p.read_bytes() if p.is_file() else b"", p.stat().st_mode)
+        for p in sorted(folder.rglob("*"))
+    }
+
+
+def _write_bits(folder: Path, on: bool) -> None:
+    for p in [folder, *folder.rglob("*")]:
+        mode = p.stat().st_mode
+        p.chmod(mode | 0o200 if on else mode & ~0o222)
+
+
+def test_search_reads_an_ingest_it_may_not_write(ingested, tmp_path):
+    """A copy of the output without tantivy's lock files and without write permission: search
+    works and writes nothing there (tests may run as root, where permissions are not
+    enforced, so nothing may be created, not even tantivy's lock file)."""
+    out, _ = ingested
+    copy = tmp_path / "read-only"
+    shutil.copytree(out, copy, ignore=shutil.ignore_patterns(".tantivy-*.lock"))
+    _write_bits(copy, False)
+    try:
+        before = _files(copy)
+        for index in ("topic", "fulltext", "abstract"):
+            hits = docview.search(copy, "harbor", index=index)
+            assert hits == docview.search(out, "harbor", index=index)
+            assert hits
+        assert _files(copy) == before
+    finally:
+        _write_bits(copy, True)
+
+
 def test_ingest_arguments_and_errors(tmp_path):
     with pytest.raises(TypeError, match="unexpected keyword argument 'thread'"):
         docview.ingest(WARC, tmp_path / "a", thread=2)
@@ -186,6 +220,7 @@ def test_ingest_of_a_folder_list_with_options(tmp_path):
     out = tmp_path / "out"
     sites = [SAMPLES / "sites" / "harbor-gazette", SAMPLES / "sites" / "fieldnotes"]
     summary = docview.ingest(sites, out, threads=1, replicas="exact", no_classifier=True, keywords=5)
+    check_records(out)
     c = summary["counters"]
     assert c["pages_read"] == 21
     assert c["replicas_exact"] == 1  # dawn-chorus-copy.html
@@ -200,11 +235,13 @@ def test_ingest_of_a_folder_list_with_options(tmp_path):
     assert str(out) in str(e.value)
     again = docview.ingest(sites, out, overwrite=True, threads=1)
     assert again["counters"]["pages_read"] == 21
+    check_records(out)
 
 
 def test_ingest_markdown(tmp_path):
     out = tmp_path / "out"
     docview.ingest(WARC, out, markdown=True, threads=1)
+    check_records(out)
     records = list(docview.read_docviews(out))
     lichens = next(r for r in records if r["identifier"] == url_of("fieldnotes/lichens.html"))
     markdown = lichens["topic_markdown"]
@@ -212,6 +249,20 @@ def test_ingest_markdown(tmp_path):
     # What extract renders of the page alone.
     page = docview.extract((SAMPLES / "sites/fieldnotes/lichens.html").read_bytes(), url_of("fieldnotes/lichens.html"), format="markdown")
     assert markdown == page.content
+
+
+def test_a_page_without_a_url_is_skipped_with_its_reason(tmp_path):
+    """An empty, blank or javascript: URL gives no identifier: the page is skipped, and every
+    record written passes the schema."""
+    lines = tmp_path / "e.jsonl"
+    html = "<p>some words here, and a few more of them</p>"
+    urls = ["", "   ", "javascript:alert(1)", "http://a.example/words"]
+    lines.write_text("".join(json.dumps({"url": u, "html": html}) + "\n" for u in urls))
+    out = tmp_path / "out"
+    summary = docview.ingest(lines, out, threads=1)
+    assert check_records(out) == 1
+    assert summary["counters"]["skipped"] == {"no URL": 2, "not a page URL": 1}
+    assert [r["identifier"] for r in docview.read_docviews(out)] == ["http://a.example/words"]
 
 
 def write_collection(path: Path, copies: int) -> None:
@@ -276,5 +327,6 @@ def test_ctrl_c_stops_ingest_promptly_and_it_resumes(tmp_path):
 
     summary = docview.ingest(collection, out, threads=1, commit_every=50, resume=True)
     assert summary["resumed"] is True
+    assert check_records(out) == check_records(reference) == summary["counters"]["kept"]
     for name in ["docviews.jsonl", "replicas.jsonl", "skipped.jsonl", "stats.json"]:
         assert (out / name).read_bytes() == (reference / name).read_bytes(), name

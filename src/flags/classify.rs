@@ -13,7 +13,8 @@ pub struct ClassifyArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum ClassifyCommand {
-    /// Train a classifier on labelled sets (the layout of ../shared/corpus) and write it as a
+    /// Train a classifier on labelled sets (SET/html/ID.html.gz and SET/ground-truth/ID.json, as
+    /// docs/data.md describes) and write it as a
     /// model file. The class of a page is a string field of its ground truth (--label); pages
     /// without one are left out. Same sets and flags, byte-identical model.
     Train(ClassifyTrainArgs),

@@ -7,7 +7,8 @@ pub struct CompareArgs {
     /// The output directory of an ingest.
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
-    /// A labelled set (layout of ../shared/corpus) whose pages were ingested into DIR: measures
+    /// A labelled set (SET/html/ID.html.gz and SET/ground-truth/ID.json, as docs/data.md
+    /// describes) whose pages were ingested into DIR: measures
     /// hit@10 of its content snippets, false-hit rate@10 of its boilerplate snippets and MRR@10
     /// of its titles; without --queries its titles are also the query set of the cost part.
     #[arg(long, value_name = "SET")]

@@ -47,7 +47,8 @@ pub enum Command {
     /// Clean pages: print the topic content of each PAGE (text, a JSON report of every block
     /// kept or dropped and why, or the topic content page as HTML).
     Extract(ExtractArgs),
-    /// Score a cleaner on a labelled corpus set (the layout of ../shared/corpus): word-level
+    /// Score a cleaner on a labelled set (SET/html/ID.html.gz and SET/ground-truth/ID.json, as
+    /// docs/data.md describes): word-level
     /// bag-of-words precision, recall and F1 per page, macro-averaged, overall and per page
     /// type, with pages/s and MB/s of HTML per core.
     Eval(EvalArgs),
@@ -91,4 +92,48 @@ pub enum Command {
     /// plan) holds the same records, replicas, skipped inputs, statistics and indexes as
     /// `docview ingest` with the same inputs and flags.
     Stages(StagesArgs),
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::Cli;
+
+    /// The long help of `command` and of every subcommand under it, with their paths.
+    fn every_help(command: &mut clap::Command, path: &str, out: &mut Vec<(String, String)>) {
+        out.push((path.to_string(), command.render_long_help().to_string()));
+        for sub in command.get_subcommands_mut() {
+            let name = format!("{path} {}", sub.get_name());
+            every_help(sub, &name, out);
+        }
+    }
+
+    /// The help speaks to a user of the binary: no path inside the repository's surroundings
+    /// (`../shared`), no figure said to be in a README section that is not there, and every
+    /// page of the docs it names exists.
+    #[test]
+    fn the_help_points_at_docs_that_exist() {
+        let mut helps = Vec::new();
+        every_help(&mut Cli::command(), "docview", &mut helps);
+        assert!(helps.len() > 20, "{}", helps.len());
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut pages = 0;
+        for (command, help) in &helps {
+            for internal in ["../shared", "(README)", "shared/corpus"] {
+                assert!(!help.contains(internal), "{command}: {internal}:\n{help}");
+            }
+            for word in help.split(|c: char| c.is_whitespace() || "(),;".contains(c)) {
+                if let Some(at) = word.find("docs/") {
+                    let page = word[at..].trim_end_matches(['.', ':']);
+                    assert!(
+                        root.join(page).is_file(),
+                        "{command}: {page} does not exist"
+                    );
+                    pages += 1;
+                }
+            }
+        }
+        assert!(pages >= 4, "{pages}");
+    }
 }

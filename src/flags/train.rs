@@ -23,7 +23,8 @@ pub struct TrainOpts {
     /// Also learn a lexicon: how much more often each word and word pair of the labelled
     /// pages stood in content than in boilerplate, four more features per block (cross-fitted
     /// by site in training). Off in the shipped model: cross-validated it gains 0.003 on
-    /// wcxb-dev and dragnet-dev but loses 0.017 on zh-news-dev (README).
+    /// wcxb-dev and dragnet-dev but loses 0.017 on zh-news-dev (docs/explain/learned-cleaner.md,
+    /// Lexicon).
     #[arg(long)]
     pub lexicon: bool,
     /// Also train a site stage: what the other pages of a block's site repeat (its exact
@@ -31,7 +32,8 @@ pub struct TrainOpts {
     /// read where the page's site has 4 or more pages and only to lower a block's score. The
     /// model's cleaner then learns each site's evidence first (eval, ingest). Off in the
     /// shipped model: cross-validated it gains 0.008 on dragnet-dev (0.014 on its sites of 5
-    /// or more pages) but loses 0.005 on wcxb-dev's collection pages (README).
+    /// or more pages) but loses 0.005 on wcxb-dev's collection pages (docs/explain/cleaners.md,
+    /// Site evidence for the learned cleaner).
     #[arg(long)]
     pub site_evidence: bool,
 }

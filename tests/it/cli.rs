@@ -1,7 +1,7 @@
 //! End-to-end tests of the `docview` binary on `corpus-samples/`: `extract` in its three formats,
 //! standard input, several pages, errors, `eval` on the labelled samples, and `--help`.
 
-use crate::common::{DOCVIEW, SAMPLES};
+use crate::common::{DOCVIEW, SAMPLES, check_records};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -854,6 +854,7 @@ fn ingest_prints_progress_lines_when_stderr_is_not_a_terminal() {
         "0",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    check_records(&out);
     let err = stderr(&o);
     for phase in ["statistics", "ingest"] {
         assert!(
@@ -873,6 +874,8 @@ fn ingest_prints_progress_lines_when_stderr_is_not_a_terminal() {
         "0",
         "--quiet",
     ]);
+    assert!(quiet.status.success(), "{}", stderr(&quiet));
+    check_records(&dir.path().join("quiet"));
     assert!(!stderr(&quiet).contains("MB of input read"));
 }
 
@@ -898,6 +901,7 @@ fn ingest_cuts_pages_past_the_page_limits_and_records_it() {
         "1",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    check_records(&out);
     assert!(
         stdout(&o).contains("1 cut to the page limits"),
         "{}",
@@ -1179,6 +1183,7 @@ fn a_site_evidence_model_learns_each_sites_pages_first() {
         args.extend_from_slice(extra);
         let out = run(&args);
         assert!(out.status.success(), "{}", stderr(&out));
+        check_records(&out_dir);
         serde_json::from_slice(&std::fs::read(out_dir.join("summary.json")).expect("summary"))
             .expect("summary JSON")
     };
@@ -1221,7 +1226,7 @@ fn a_site_evidence_model_learns_each_sites_pages_first() {
         "{}",
         stderr(&out)
     );
-    assert!(stdin_out.join("docviews.jsonl").exists());
+    check_records(&stdin_out);
 }
 
 /// `docview classify eval --folds` cross-validates by site and prints the paper's per-class

@@ -1,9 +1,13 @@
 //! What the integration tests share: the paths of the binary and of the bundled and shared
-//! corpora, and an ingest of the bundled sample WARC.
+//! corpora, an ingest of the bundled sample WARC, and the one check of an ingest's records
+//! against the DocView schema, which every test that writes `docviews.jsonl` (an ingest, the
+//! stages) runs on what it wrote ([`check_records`], [`ingest_checked`]).
 
 use std::path::{Path, PathBuf};
 
-use docview::pipeline::{IngestOptions, Silent, ingest};
+use docview::pipeline::{IngestOptions, Silent, Summary, ingest};
+
+pub use crate::schema::{check_records, record_schema};
 
 /// The `docview` binary built for the tests.
 pub const DOCVIEW: &str = env!("CARGO_BIN_EXE_docview");
@@ -18,6 +22,14 @@ pub const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus"
 pub fn ingested(dir: &Path) -> PathBuf {
     let out = dir.join("ingest");
     let warc = Path::new(SAMPLES).join("warc/corpus-samples.warc.gz");
-    ingest(&IngestOptions::new(vec![warc], out.clone()), &Silent).expect("ingest");
+    ingest_checked(&IngestOptions::new(vec![warc], out.clone()));
     out
+}
+
+/// `docview::pipeline::ingest` of `options`, silent, its records then checked
+/// ([`check_records`]); its summary.
+pub fn ingest_checked(options: &IngestOptions) -> Summary {
+    let summary = ingest(options, &Silent).expect("ingest");
+    check_records(&options.out);
+    summary
 }

@@ -139,22 +139,26 @@ fn a_labelled_set_the_ingest_does_not_hold_is_refused() {
 }
 
 /// A bad line of a `--queries` file (nested too deep for the query parser, nothing to search
-/// for) is an error naming the file and the line, not an abort, and nothing is written.
+/// for, not UTF-8 text) is an error naming the file and the line, not an abort, and nothing is
+/// written.
 #[test]
 fn a_bad_line_of_a_queries_file_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let ingest_dir = ingested(dir.path());
     let queries = dir.path().join("log.txt");
     for (bad, why) in [
-        ("(".repeat(5000), "nested"),
-        ("\"(".repeat(20_000), "nested"),
-        ("title:".to_string(), "nothing to search for"),
+        ("(".repeat(5000).into_bytes(), "nested"),
+        ("\"(".repeat(20_000).into_bytes(), "nested"),
+        (b"title:".to_vec(), "nothing to search for"),
+        (
+            b"ferry \xff\xfe dock".to_vec(),
+            "not UTF-8 text (byte 7 of the line)",
+        ),
     ] {
-        std::fs::write(
-            &queries,
-            format!("# a query log\nferry dock\n{bad}\nharbor\n"),
-        )
-        .unwrap();
+        let mut text = b"# a query log\r\nferry dock\r\n".to_vec();
+        text.extend(bad);
+        text.extend(b"\nharbor\n");
+        std::fs::write(&queries, text).unwrap();
         let o = compare_with_queries(&ingest_dir, &queries);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{:?}: {err}", o.status);

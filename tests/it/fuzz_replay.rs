@@ -4,7 +4,8 @@
 //! every input kept under `fuzz/regressions/<target>/`, through the same five entry points as
 //! `fuzz/fuzz_targets/*.rs`: the page path to a DocView, the WARC reader, the HTTP head parser,
 //! the JSONL reader and the query paths. Each must return (a page, events, hits, an error),
-//! never panic or abort.
+//! never panic or abort; and every page the WARC and JSONL readers give must have an
+//! identifier (`fuzz/regressions/{jsonl,warc}` keep empty, blank and `javascript:` URLs).
 //! cargo-fuzz runs these targets for as long as one likes (`fuzz/README.md`); this test runs a
 //! bounded number of inputs so that CI checks them on every change.
 
@@ -23,8 +24,23 @@ fn page_path(data: &[u8]) {
     let _ = docview::integrate::page_docview(data, "http://fuzz.example/a/page.html");
 }
 
+/// Every page a reader gives has an identifier: a URL [`docview::input::page_url`] accepts
+/// as it is (not empty, not `javascript:`…), so its record passes the DocView schema.
+fn pages_have_identifiers(events: &[docview::input::InputEvent]) {
+    for event in events {
+        if let docview::input::InputEvent::Page(page) = event {
+            assert_eq!(
+                docview::input::page_url(&page.url).as_ref(),
+                Ok(&page.url),
+                "{}",
+                page.origin
+            );
+        }
+    }
+}
+
 fn warc(data: &[u8]) {
-    let _ = docview::input::warc_events(data, "fuzz.warc");
+    pages_have_identifiers(&docview::input::warc_events(data, "fuzz.warc"));
 }
 
 fn http_head(data: &[u8]) {
@@ -32,7 +48,7 @@ fn http_head(data: &[u8]) {
 }
 
 fn jsonl(data: &[u8]) {
-    let _ = docview::input::jsonl_events(data, "fuzz.jsonl");
+    pages_have_identifiers(&docview::input::jsonl_events(data, "fuzz.jsonl"));
 }
 
 // `INDEX`, the query target's index.

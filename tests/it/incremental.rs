@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::DOCVIEW;
+use crate::common::{DOCVIEW, check_records, ingest_checked};
 use crate::stages::{assert_same, both, edited, jsonl, page, words};
 use docview::index::{IndexKind, search};
 use docview::pipeline::{IngestOptions, RunState, STATE_FILE, Silent, Status, ingest};
@@ -99,7 +99,7 @@ impl Crawls {
     /// The first crawl ingested alone, into `run-1`.
     fn first_run(&self) -> PathBuf {
         let run1 = self.path("run-1");
-        ingest(&options(&self.path("crawl-1"), run1.clone(), &[]), &Silent).unwrap();
+        ingest_checked(&options(&self.path("crawl-1"), run1.clone(), &[]));
         run1
     }
 }
@@ -212,6 +212,7 @@ fn the_command_line_takes_earlier_runs() {
             "{}",
             String::from_utf8_lossy(&done.stderr)
         );
+        check_records(out);
     }
     let runs: Vec<Option<String>> = replicas(&run2)
         .into_iter()
@@ -227,7 +228,7 @@ fn a_resumed_incremental_run_refills_the_earlier_pages_first() {
     let run1 = crawls.first_run();
     let run2 = crawls.path("run-2");
     let mut second = options(&crawls.path("crawl-2"), run2.clone(), &[&run1]);
-    ingest(&second, &Silent).unwrap();
+    ingest_checked(&second);
     let (docviews, replica_lines) = (
         std::fs::read(run2.join(DOCVIEWS)).unwrap(),
         std::fs::read(run2.join(REPLICAS)).unwrap(),
@@ -255,7 +256,7 @@ fn a_resumed_incremental_run_refills_the_earlier_pages_first() {
     state.replicas_bytes = line_end(&replica_lines, 2);
     state.save(&state_path).unwrap();
     second.resume = true;
-    ingest(&second, &Silent).unwrap();
+    ingest_checked(&second);
     // The resumed run still knows the earlier A (mirror of b repeats it) and its own C.
     assert_eq!(std::fs::read(run2.join(DOCVIEWS)).unwrap(), docviews);
     assert_eq!(std::fs::read(run2.join(REPLICAS)).unwrap(), replica_lines);

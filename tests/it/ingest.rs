@@ -2,7 +2,7 @@
 //! WARC and the sample folders, replica removal, DocView records against the JSON schema, the
 //! three indexes, and an ingest killed with SIGKILL then resumed.
 
-use crate::common::{DOCVIEW, SAMPLES};
+use crate::common::{DOCVIEW, ROOT, SAMPLES, check_records, ingest_checked, record_schema};
 use docview::clean::CleanerKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -10,13 +10,12 @@ use std::process::{Command, Output};
 
 use docview::extract::NotAPage;
 use docview::index::{IndexKind, index_stats, search};
-use docview::pipeline::{IngestOptions, RunState, STATE_FILE, Silent, Status, Summary, ingest};
+use docview::input::SkipKind;
+use docview::pipeline::{IngestOptions, RunState, STATE_FILE, Status, Summary};
 use docview::records::{
     DOCVIEWS, REPLICAS, RecordLine, ReplicaLine, SKIPPED, Skip, SkippedLine, for_each_line,
 };
 use docview::replica::{Detection, ReplicaKind};
-
-const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/schema/docview.schema.json");
 
 /// Sample page URLs (corpus-samples/pages.json).
 const DAWN_CHORUS: &str = "http://www.fieldnotes.example/2021/04/what-the-dawn-chorus-is-saying/";
@@ -31,7 +30,7 @@ fn samples_warc() -> PathBuf {
 fn run_ingest(inputs: Vec<PathBuf>, out: &Path) -> Summary {
     let mut options = IngestOptions::new(inputs, out.to_path_buf());
     options.threads = 2;
-    ingest(&options, &Silent).expect("ingest")
+    ingest_checked(&options)
 }
 
 fn records(out: &Path) -> Vec<RecordLine> {
@@ -237,7 +236,7 @@ fn the_papers_keyword_fingerprint_stays_selectable() {
     let mut options = IngestOptions::new(vec![samples_warc()], out.clone());
     options.threads = 2;
     options.detection = Detection::Keyword;
-    let summary = ingest(&options, &Silent).unwrap();
+    let summary = ingest_checked(&options);
     // It misses the three near-replicas (README, "Replica map").
     assert_eq!(summary.counters.replicas_exact, 2);
     assert_eq!(summary.counters.replicas_near, 0);
@@ -252,30 +251,26 @@ fn the_papers_keyword_fingerprint_stays_selectable() {
 fn records_are_valid_against_the_docview_schema() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
+    // `run_ingest` checks every record (`common::check_records`, as every test that writes
+    // records does); here, that the check can fail.
     run_ingest(vec![samples_warc()], &out);
-    let schema: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(SCHEMA).unwrap()).unwrap();
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    assert!(check_records(&out) > 20);
+    let validator = record_schema();
     let text = std::fs::read_to_string(out.join(DOCVIEWS)).unwrap();
-    let mut n = 0;
-    for line in text.lines() {
-        let value: serde_json::Value = serde_json::from_str(line).unwrap();
-        let errors: Vec<String> = validator
-            .iter_errors(&value)
-            .map(|e| e.to_string())
-            .collect();
-        assert!(errors.is_empty(), "{errors:?} in {line}");
-        n += 1;
-    }
-    assert!(n > 20);
-    // The schema is not vacuous: a record without its abstract, or with a bad type, fails.
-    let mut broken: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let first =
+        || -> serde_json::Value { serde_json::from_str(text.lines().next().unwrap()).unwrap() };
+    assert!(validator.is_valid(&first()));
+    // The schema is not vacuous: a record without its abstract, with a bad type or with an
+    // empty identifier fails.
+    let mut broken = first();
     broken.as_object_mut().unwrap().remove("abstract");
     assert!(!validator.is_valid(&broken));
-    let mut bad_type: serde_json::Value =
-        serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let mut bad_type = first();
     bad_type["type"] = "article".into();
     assert!(!validator.is_valid(&bad_type));
+    let mut no_identifier = first();
+    no_identifier["identifier"] = "".into();
+    assert!(!validator.is_valid(&no_identifier));
 }
 
 #[test]
@@ -533,6 +528,7 @@ fn cli_ingest_prints_a_summary_and_query_finds_pages() {
         "{text}\n{}",
         String::from_utf8_lossy(&o.stderr)
     );
+    check_records(&out);
     for needle in [
         "pages read",
         "kept",
@@ -576,6 +572,7 @@ fn cli_ingest_prints_a_summary_and_query_finds_pages() {
         "--quiet",
     ]);
     assert!(replaced.status.success());
+    check_records(&out);
     let other = dir.path().join("precious");
     std::fs::create_dir(&other).unwrap();
     std::fs::write(other.join("notes.txt"), "keep me").unwrap();
@@ -697,7 +694,7 @@ fn outputs_are_the_same_for_any_thread_count() {
         let mut options = IngestOptions::new(vec![samples_warc()], out.clone());
         options.threads = threads;
         options.commit_every = 7;
-        ingest(&options, &Silent).unwrap();
+        ingest_checked(&options);
         outputs
             .push([DOCVIEWS, REPLICAS, "stats.json"].map(|f| std::fs::read(out.join(f)).unwrap()));
     }
@@ -738,6 +735,7 @@ fn jsonl_on_standard_input_is_read_once() {
         "{}",
         String::from_utf8_lossy(&alone.stderr)
     );
+    check_records(&dir.path().join("no-stats"));
     let recs = records(&dir.path().join("no-stats"));
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].docview.identifier, "http://a.example/moths");
@@ -745,6 +743,7 @@ fn jsonl_on_standard_input_is_read_once() {
     let stats = first.join("stats.json");
     let o = ingest_stdin(&out, &["--stats", stats.to_str().unwrap()]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    check_records(&out);
     let recs = records(&out);
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].docview.identifier, "http://a.example/moths");
@@ -1028,6 +1027,7 @@ fn resume_compares_canonical_inputs_and_names_what_differs() {
         "{}",
         String::from_utf8_lossy(&first.stderr)
     );
+    check_records(&out);
     let other_name = Path::new(SAMPLES).join("../corpus-samples/sites");
     let other = other_name.display().to_string();
     let again = docview(&["ingest", &other, "--out", &out_s, "--resume", "--quiet"]);
@@ -1036,6 +1036,7 @@ fn resume_compares_canonical_inputs_and_names_what_differs() {
         "{}",
         String::from_utf8_lossy(&again.stderr)
     );
+    check_records(&out);
     let changed = docview(&[
         "ingest",
         &other,
@@ -1088,7 +1089,7 @@ fn infodiscoverer_ingest_learns_each_sites_model_first() {
         let mut options = IngestOptions::new(vec![jsonl.clone()], out.clone());
         options.threads = threads;
         options.cleaner = CleanerKind::InfoDiscoverer;
-        let summary = ingest(&options, &Silent).expect("ingest");
+        let summary = ingest_checked(&options);
         let sites = summary.site_models.clone().expect("site model figures");
         assert_eq!(sites.cleaner, CleanerKind::InfoDiscoverer);
         assert_eq!((sites.hosts, sites.hosts_with_model), (2, 1), "{sites:?}");
@@ -1204,7 +1205,7 @@ fn wisdom_ingest_finds_article_and_toc_blocks() {
     let mut options = IngestOptions::new(vec![jsonl], out.clone());
     options.threads = 2;
     options.cleaner = CleanerKind::Wisdom;
-    let summary = ingest(&options, &Silent).expect("ingest");
+    let summary = ingest_checked(&options);
     let sites = summary.site_models.clone().expect("site model figures");
     assert_eq!(sites.cleaner, CleanerKind::Wisdom);
     assert_eq!((sites.pages_with_model, sites.pages_without_model), (5, 0));
@@ -1243,7 +1244,7 @@ fn the_classifier_fills_every_classification_code() {
         let mut options = IngestOptions::new(vec![samples_warc()], out.clone());
         options.threads = 2;
         options.classifier = choice;
-        ingest(&options, &Silent).expect("ingest");
+        ingest_checked(&options);
         records(&out)
     };
     let default = run("default", docview::pipeline::ClassifierChoice::Embedded);
@@ -1325,6 +1326,98 @@ fn ingest_to_standard_output_is_refused_with_the_way_to_stream() {
     assert!(!dir.path().join("-").exists(), "no folder named -");
 }
 
+/// A page whose input gives it no identifier (an empty, blank or `javascript:` URL: a JSONL
+/// line's `"url"`, a WARC record's `WARC-Target-URI`) is skipped with its reason, so every
+/// record written passes the schema (whose `identifier` is never empty).
+#[test]
+fn pages_without_a_page_url_are_skipped_with_their_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let jsonl = dir.path().join("e.jsonl");
+    let lines: Vec<String> = [
+        "",
+        "   ",
+        "javascript:alert(1)",
+        "  http://a.example/words  ",
+    ]
+    .iter()
+    .map(|url| {
+        serde_json::json!({"url": url, "html": "<p>some words here, a few more of them</p>"})
+            .to_string()
+    })
+    .collect();
+    std::fs::write(&jsonl, lines.join("\n") + "\n").unwrap();
+    // The WARC records kept as the WARC reader's bad inputs, in one file.
+    let warc = dir.path().join("bad-uris.warc");
+    let kept = Path::new(ROOT).join("fuzz/regressions/warc");
+    let mut bytes = Vec::new();
+    for name in [
+        "empty-target-uri",
+        "blank-target-uri",
+        "javascript-target-uri",
+    ] {
+        bytes.extend(std::fs::read(kept.join(name)).unwrap());
+    }
+    std::fs::write(&warc, bytes).unwrap();
+    let out = dir.path().join("out");
+    let o = docview(&[
+        "ingest",
+        "--quiet",
+        jsonl.to_str().unwrap(),
+        warc.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(check_records(&out), 1);
+    let kept: Vec<String> = records(&out)
+        .into_iter()
+        .map(|r| r.docview.identifier)
+        .collect();
+    assert_eq!(kept, ["http://a.example/words"]);
+    let mut skipped = Vec::new();
+    for_each_line(&out.join(SKIPPED), |line: SkippedLine| skipped.push(line)).unwrap();
+    // Each origin by its file's name: `e.jsonl:LINE`, `bad-uris.warc` (the offset left out).
+    let short = |origin: &str| -> String {
+        let (path, line) = match origin.rsplit_once(':') {
+            Some((path, n)) if n.bytes().all(|b| b.is_ascii_digit()) => (path, format!(":{n}")),
+            _ => (origin.split('@').next().unwrap_or_default(), String::new()),
+        };
+        let name = Path::new(path).file_name().unwrap().to_string_lossy();
+        format!("{name}{line}")
+    };
+    let reasons: Vec<(String, String)> = skipped
+        .iter()
+        .map(|l| (short(&l.origin), l.reason.to_string()))
+        .collect();
+    let warc_name = "bad-uris.warc".to_string();
+    let no_url = "no URL".to_string();
+    assert_eq!(
+        reasons,
+        [
+            ("e.jsonl:1".into(), no_url.clone()),
+            ("e.jsonl:2".into(), no_url.clone()),
+            ("e.jsonl:3".into(), "not a page URL".into()),
+            (warc_name.clone(), no_url.clone()),
+            (warc_name.clone(), no_url.clone()),
+            (warc_name.clone(), "not a page URL".into()),
+            (warc_name, no_url),
+        ]
+    );
+    assert!(
+        skipped[2].detail.contains("javascript"),
+        "{}",
+        skipped[2].detail
+    );
+    let state = RunState::load(&out.join(STATE_FILE)).unwrap();
+    assert_eq!(
+        state.counters.skipped,
+        BTreeMap::from([
+            (Skip::Input(SkipKind::NoUrl), 5),
+            (Skip::Input(SkipKind::NotPageUrl), 2)
+        ])
+    );
+}
+
 #[test]
 fn inputs_without_a_page_are_named_in_the_warning() {
     let dir = tempfile::tempdir().unwrap();
@@ -1344,6 +1437,7 @@ fn inputs_without_a_page_are_named_in_the_warning() {
         ]);
         let said = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{said}");
+        assert_eq!(check_records(&dir.path().join(format!("out-{what}"))), 0);
         assert!(said.contains("no page was read"), "{said}");
         assert!(said.contains(&input.display().to_string()), "{said}");
         assert!(said.contains(what), "{said}");
@@ -1413,7 +1507,7 @@ fn markdown_records_of_the_samples_read_as_the_articles() {
     let mut options = IngestOptions::new(vec![samples_warc()], out.clone());
     options.threads = 2;
     options.markdown = true;
-    ingest(&options, &Silent).expect("ingest");
+    ingest_checked(&options);
     let records = records(&out);
     let mut articles = 0;
     for r in &records {

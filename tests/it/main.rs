@@ -22,5 +22,6 @@ mod replica_gate;
 mod replicas;
 mod resume;
 mod robustness;
+mod schema;
 mod scripts;
 mod stages;

@@ -4,7 +4,7 @@
 //! without the files the killed run left half-written. And one run at a time: a second run
 //! started on the folder of a live one is refused before it touches anything.
 
-use crate::common::{DOCVIEW, SAMPLES};
+use crate::common::{DOCVIEW, SAMPLES, check_records};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -86,6 +86,7 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
     let reference = dir.path().join("reference");
     let status = ingest_cmd(&input, &reference, false).status().unwrap();
     assert!(status.success());
+    check_records(&reference);
     // The copies with a paragraph of their own are near-replicas: the resumed run must refill
     // the LSH index from the records to find the same ones.
     let reference_replicas = String::from_utf8(read(reference.join("replicas.jsonl"))).unwrap();
@@ -142,6 +143,7 @@ fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
             "{file} differs from the uninterrupted run's"
         );
     }
+    check_records(&out);
     let state = RunState::load(&out.join(STATE_FILE)).unwrap();
     assert_eq!(state.status, Status::Complete);
     assert!(!out.join(SPILL_FILE).exists());
@@ -236,6 +238,7 @@ fn ctrl_c_stops_either_pass_cleanly_and_the_run_resumes_where_it_was() {
             .unwrap()
             .success()
     );
+    check_records(&reference);
 
     type Reached = fn(&RunState) -> bool;
     let passes: [(&str, Reached, &str); 2] = [
@@ -306,6 +309,7 @@ fn ctrl_c_stops_either_pass_cleanly_and_the_run_resumes_where_it_was() {
         let state = RunState::load(&out.join(STATE_FILE)).unwrap();
         assert_eq!(state.status, Status::Complete);
         assert!(state.first_pass.is_none());
+        check_records(&out);
     }
 }
 
@@ -321,6 +325,7 @@ fn a_second_run_on_a_live_runs_folder_is_refused_and_harms_nothing() {
             .unwrap()
             .success()
     );
+    check_records(&reference);
 
     let out = dir.path().join("live");
     let mut live = ingest_cmd(&input, &out, false).spawn().unwrap();
@@ -352,6 +357,7 @@ fn a_second_run_on_a_live_runs_folder_is_refused_and_harms_nothing() {
             "{file} differs from a run that was alone"
         );
     }
+    check_records(&out);
     let state = RunState::load(&out.join(STATE_FILE)).unwrap();
     assert_eq!(state.status, Status::Complete);
     // Once it has ended, its folder is free again: --overwrite goes through.
@@ -433,6 +439,7 @@ fn a_full_disk_is_told_gives_the_spill_s_room_back_and_the_run_resumes() {
     );
 
     small.resize("256m");
+    check_records(&reference);
     let resumed = ingest_cmd(&input, &out, true).output().unwrap();
     assert!(
         resumed.status.success(),
@@ -450,4 +457,5 @@ fn a_full_disk_is_told_gives_the_spill_s_room_back_and_the_run_resumes() {
             "{file} differs from the uninterrupted run's"
         );
     }
+    check_records(&out);
 }

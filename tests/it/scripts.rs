@@ -1,7 +1,8 @@
 //! The repository's scripts, run as a user runs them: `scripts/spark_smoke.sh` with a binary
 //! given in `DOCVIEW_BIN` (no build), its Spark driver stood in for by the local pool (PySpark is
-//! a 300 MB download, not part of the tests); `scripts/bench.sh` with a stand-in for the shared
-//! side-by-side script (the real one runs the peers for minutes).
+//! a 300 MB download, not part of the tests), and the driver's report of a failed task;
+//! `scripts/bench.sh` with a stand-in for the shared side-by-side script (the real one runs the
+//! peers for minutes).
 
 use crate::common::{DOCVIEW, ROOT};
 use std::os::unix::fs::PermissionsExt;
@@ -73,6 +74,57 @@ fn spark_smoke_uses_the_binary_it_is_given() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{said}");
     assert!(said.contains("DOCVIEW_BIN=/nonexistent/docview"), "{said}");
+}
+
+/// The Spark driver's report of a failed task (`scripts/spark_stages.py`'s `run_task`, run by
+/// `python3` without Spark: the function needs none) names the stage, the task and how its
+/// process ended: the exit status and what it said, or the signal that killed it (which says
+/// nothing), and the task's output when it succeeds.
+#[test]
+fn the_spark_driver_reports_how_a_failed_task_ended() {
+    let python_found = Command::new("python3").arg("--version").output().is_ok();
+    if !python_found {
+        eprintln!("skipped: no python3 to run scripts/spark_stages.py with");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let killed = dir.path().join("killed");
+    executable(&killed, "#!/bin/sh\nkill -KILL $$\n");
+    let failed = dir.path().join("failed");
+    executable(
+        &failed,
+        "#!/bin/sh\necho 'docview: W: no plan' >&2\nexit 1\n",
+    );
+    let fine = dir.path().join("fine");
+    executable(&fine, "#!/bin/sh\necho \"$3 $7: done\" >&2\n");
+    let run_task = |docview: &Path| {
+        let out = Command::new("python3")
+            .arg("-c")
+            .arg(
+                "import sys; sys.path.insert(0, sys.argv[1]); import spark_stages\n\
+                 try:\n    print(spark_stages.run_task(sys.argv[2], 'W', 'pages', 1))\n\
+                 except RuntimeError as e:\n    print('RuntimeError:', e)",
+            )
+            .arg(Path::new(ROOT).join("scripts"))
+            .arg(docview)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    assert_eq!(
+        run_task(&killed),
+        "RuntimeError: pages 1: killed by SIGKILL"
+    );
+    assert_eq!(
+        run_task(&failed),
+        "RuntimeError: pages 1: exit status 1: docview: W: no plan"
+    );
+    assert_eq!(run_task(&fine), "('pages', 1, 'pages 1: done')");
 }
 
 #[test]

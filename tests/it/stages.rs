@@ -7,11 +7,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{CORPUS, DOCVIEW, SAMPLES};
+use crate::common::{CORPUS, DOCVIEW, SAMPLES, check_records, ingest_checked};
 use docview::index::{IndexKind, index_stats, search};
 use docview::lock::{FolderLock, LockMode};
-use docview::pipeline::stages::{PLAN_FILE, Plan, Stage, TaskOutcome, run_stages, run_task};
-use docview::pipeline::{IngestOptions, RunState, STATE_FILE, STATS_FILE, Silent, Status, ingest};
+use docview::pipeline::stages::{
+    PLAN_FILE, Plan, Stage, TaskOutcome, run_stages, run_task, task_lock,
+};
+use docview::pipeline::{IngestOptions, RunState, STATE_FILE, STATS_FILE, Status};
 use docview::records::rows::read_rows;
 use docview::records::table;
 use docview::records::{
@@ -24,6 +26,7 @@ use docview::replica::ReplicaKind;
 fn run_all(work: &Path) {
     let run = |stage: Stage, task: usize| run_task(work, stage, task);
     run_stages(work, 2, &run, &|_, _, _, _| {}).expect("stages");
+    check_records(&Plan::load(work).expect("the plan").options.out);
 }
 
 /// Ingests `options` in one process into `one`, and in `shards` shards into `many`.
@@ -31,7 +34,7 @@ pub(crate) fn both(options: &IngestOptions, one: &Path, many: &Path, shards: usi
     let mut single = options.clone();
     single.out = one.to_path_buf();
     if !one.join(DOCVIEWS).exists() {
-        ingest(&single, &Silent).expect("ingest");
+        ingest_checked(&single);
     }
     let mut sharded = options.clone();
     sharded.out = many.to_path_buf();
@@ -71,6 +74,8 @@ fn seeded_queries(out: &Path, n: usize) -> Vec<String> {
 
 /// Asserts that the sharded output `many` is the single-process output `one`.
 pub(crate) fn assert_same(one: &Path, many: &Path) {
+    check_records(one);
+    check_records(many);
     for file in [DOCVIEWS, REPLICAS, SKIPPED, STATS_FILE, DOCVIEWS_PARQUET] {
         if file == DOCVIEWS_PARQUET && !one.join(file).exists() {
             continue;
@@ -406,7 +411,178 @@ fn a_plan_waits_for_running_tasks_and_the_merge_for_a_live_run_on_its_output() {
     drop(live);
     std::fs::remove_file(out.join(STATE_FILE)).unwrap();
     run_stages(&work, 1, &run, &|_, _, _, _| {}).unwrap();
-    assert!(out.join(DOCVIEWS).exists());
+    check_records(&out);
+}
+
+/// A plan of the samples over `shards` shards in `dir/work`, one thread a task; its work folder.
+fn planned_samples(dir: &Path, shards: usize) -> PathBuf {
+    let mut options = IngestOptions::new(samples(), dir.join("out"));
+    options.threads = 1;
+    let work = dir.join("work");
+    Plan::new(options, shards)
+        .unwrap()
+        .save(&work, false)
+        .unwrap();
+    work
+}
+
+/// `docview stages ARGS`.
+fn stages(args: &[&str], work: &Path) -> std::process::Output {
+    Command::new(DOCVIEW)
+        .arg("stages")
+        .args(args)
+        .arg("--work")
+        .arg(work)
+        .output()
+        .unwrap()
+}
+
+/// A second `docview stages pool` on a work folder where one runs is refused, naming the
+/// folder, before it runs anything; and a task that a process runs is refused to any other
+/// (the same task from a second pool, Spark's speculative copy), naming the task.
+#[test]
+fn a_second_pool_and_a_second_run_of_a_task_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = planned_samples(dir.path(), 2);
+    // Another process holds task 0 of `earlier`: the binary's `stages run` of it is refused,
+    // and nothing is written.
+    let held = task_lock(&work, Stage::Earlier, 0).unwrap();
+    let out = stages(&["run", "earlier", "--task", "0"], &work);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("task 0 of stage earlier is running in another process"),
+        "{said}"
+    );
+    assert!(said.contains(&work.display().to_string()), "{said}");
+    assert!(!work.join("done").exists(), "nothing done");
+    drop(held);
+
+    // While a pool runs (here this process's, through the library), the binary's pool is
+    // refused at once, naming the folder; the first pool then ends as if alone.
+    let second: std::sync::Mutex<Option<std::process::Output>> = std::sync::Mutex::new(None);
+    let run = |stage: Stage, task: usize| {
+        if (stage, task) == (Stage::Pages, 1) {
+            *second.lock().unwrap() = Some(stages(&["pool", "--quiet"], &work));
+        }
+        run_task(&work, stage, task)
+    };
+    run_stages(&work, 2, &run, &|_, _, _, _| {}).expect("the first pool");
+    let second = second
+        .into_inner()
+        .unwrap()
+        .expect("a second pool was started");
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains(&format!(
+            "{}: another `docview stages pool` is running on this work folder",
+            work.display()
+        )),
+        "{said}"
+    );
+    assert!(!said.contains(": done"), "{said}");
+    let out = dir.path().join("out");
+    check_records(&out);
+    // Once it has ended, a pool goes through (and finds every task done).
+    let again = stages(&["pool"], &work);
+    let said = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{said}");
+    assert!(said.contains("merge 0: already done"), "{said}");
+}
+
+/// What a `stages run` killed with SIGKILL leaves: docview's temporary file, made by the same
+/// function the tasks write with, of each file it was writing.
+fn left_by_a_killed_task(path: &Path) -> PathBuf {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let (_, kept) = docview::output::temp_file_for(path)
+        .unwrap()
+        .keep()
+        .unwrap();
+    kept
+}
+
+/// The temporary files anywhere under `dir`.
+fn temp_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if docview::output::is_temp_file_name(&p.file_name().unwrap().to_string_lossy())
+            {
+                found.push(p);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// A task that runs again removes the temporary files a killed run of it left (those of the
+/// files it alone writes), and no other task's.
+#[test]
+fn a_task_run_again_clears_what_a_killed_run_of_it_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = planned_samples(dir.path(), 2);
+    for (stage, task) in [(Stage::Earlier, 0), (Stage::Sites, 0), (Stage::Sites, 1)] {
+        run_task(&work, stage, task).unwrap();
+    }
+    run_task(&work, Stage::MergeSites, 0).unwrap();
+    let shard0 = work.join("shard-0");
+    let shard1 = work.join("shard-1");
+    let stats0 = [
+        left_by_a_killed_task(&shard0.join("stat-rows.jsonl")),
+        left_by_a_killed_task(&shard0.join("counts.json")),
+        left_by_a_killed_task(&work.join("done/stats-0")),
+    ];
+    // A temporary file of an older docview, which did not name its file.
+    let older = shard0.join(".docview-AbC123.tmp");
+    std::fs::write(&older, "half").unwrap();
+    let others = [
+        left_by_a_killed_task(&shard1.join("stat-rows.jsonl")),
+        left_by_a_killed_task(&work.join("done/stats-1")),
+    ];
+    run_task(&work, Stage::Stats, 0).unwrap();
+    for gone in stats0.iter().chain([&older]) {
+        assert!(!gone.exists(), "{} is left", gone.display());
+    }
+    for kept in &others {
+        assert!(kept.exists(), "{} was another task's", kept.display());
+    }
+    run_task(&work, Stage::Stats, 1).unwrap();
+    assert_eq!(temp_files(&work), Vec::<PathBuf>::new());
+    for (stage, task) in [(Stage::MergeStats, 0), (Stage::Pages, 0), (Stage::Pages, 1)] {
+        run_task(&work, stage, task).unwrap();
+    }
+    // The `pairs` parts share the work folder: each clears only its own files.
+    let pairs0 = [
+        left_by_a_killed_task(&work.join("pairs-0.json")),
+        left_by_a_killed_task(&work.join("pairs-0.parquet")),
+    ];
+    let pairs1 = [
+        left_by_a_killed_task(&work.join("pairs-1.json")),
+        left_by_a_killed_task(&work.join("pairs-1.parquet")),
+    ];
+    run_task(&work, Stage::Pairs, 0).unwrap();
+    assert!(pairs0.iter().all(|p| !p.exists()));
+    assert!(pairs1.iter().all(|p| p.exists()));
+    run_task(&work, Stage::Pairs, 1).unwrap();
+    assert_eq!(temp_files(&work), Vec::<PathBuf>::new());
+    // A one-task stage writes the files at the top: what a killed run left there goes.
+    let decisions = left_by_a_killed_task(&work.join("decisions.parquet"));
+    run_task(&work, Stage::Resolve, 0).unwrap();
+    assert!(!decisions.exists());
+    let finalise = left_by_a_killed_task(&shard1.join("final-counts.json"));
+    for task in 0..2 {
+        run_task(&work, Stage::Finalise, task).unwrap();
+    }
+    assert!(!finalise.exists());
+    run_task(&work, Stage::Merge, 0).unwrap();
+    assert_eq!(temp_files(&work), Vec::<PathBuf>::new());
+    check_records(&dir.path().join("out"));
 }
 
 #[test]

@@ -11,7 +11,11 @@
 //! Who takes what: `ingest` an exclusive lock on `--out` for its whole run; a `stages` task a
 //! shared lock on the work folder (tasks of a run go side by side), and `stages plan` an
 //! exclusive one (it must not replace a plan under running tasks); the `merge` stage an
-//! exclusive lock on the output folder, as `ingest` does.
+//! exclusive lock on the output folder, as `ingest` does. Inside a work folder, two more
+//! exclusive locks on files of their own ([`FolderLock::exclusive_file`]): the process that
+//! runs every stage (`stages pool`) holds one, so a second pool is refused, and each task holds
+//! its own, so that no task runs twice at once whatever started it (two pools, a pool and
+//! Spark, Spark's speculative copy of a slow task).
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
@@ -54,14 +58,38 @@ impl Drop for FolderLock {
 impl FolderLock {
     /// Locks `dir` (which must exist) in `mode`, or says which folder another run holds.
     pub fn take(dir: &Path, mode: LockMode) -> Result<FolderLock> {
-        let path = dir.join(LOCK_FILE);
+        FolderLock::take_file(
+            dir,
+            &dir.join(LOCK_FILE),
+            mode,
+            "another docview run is using this folder",
+            "Wait for it to end, or choose another folder",
+        )
+    }
+
+    /// Locks the lock file `file` (created if needed, in a folder that must exist) of one part
+    /// of the work in folder `dir` exclusively: one process at a time runs that part (the
+    /// stages of a work folder, one task of a stage). A refusal names `dir` and says `held`
+    /// ("task 1 of stage pages is running in another process").
+    pub fn exclusive_file(dir: &Path, file: &Path, held: &str) -> Result<FolderLock> {
+        FolderLock::take_file(dir, file, LockMode::Exclusive, held, "Wait for it to end")
+    }
+
+    /// Locks `path` in `mode`; a refusal names `dir`, says `held` and then `advice`.
+    fn take_file(
+        dir: &Path,
+        path: &Path,
+        mode: LockMode,
+        held: &str,
+        advice: &str,
+    ) -> Result<FolderLock> {
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
-            .open(&path)
-            .map_err(|e| Error::io(&path, e))?;
+            .open(path)
+            .map_err(|e| Error::io(path, e))?;
         let taken = match mode {
             LockMode::Exclusive => file.try_lock(),
             LockMode::Shared => file.try_lock_shared(),
@@ -80,13 +108,12 @@ impl FolderLock {
                 return Err(Error::bad_input(
                     dir.display().to_string(),
                     format!(
-                        "another docview run is using this folder{by}; nothing was touched. Wait \
-                         for it to end, or choose another folder (the lock is {})",
+                        "{held}{by}; nothing was touched. {advice} (the lock is {})",
                         path.display()
                     ),
                 ));
             }
-            Err(TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+            Err(TryLockError::Error(e)) => return Err(Error::io(path, e)),
         }
         if mode == LockMode::Exclusive {
             // Who holds it, for the message of a run refused. Best effort: the lock is the
@@ -159,6 +186,28 @@ mod tests {
         // Released with its holder; the file stays, and does not block.
         assert!(dir.path().join(LOCK_FILE).exists());
         FolderLock::take(dir.path(), LockMode::Exclusive).unwrap();
+    }
+
+    #[test]
+    fn a_lock_of_one_part_of_a_folder_names_the_folder_and_the_part() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("pages-1.lock");
+        let held = "task 1 of stage pages is running in another process";
+        // The folder's own lock does not stand in its way.
+        let _folder = FolderLock::take(dir.path(), LockMode::Shared).unwrap();
+        let first = FolderLock::exclusive_file(dir.path(), &file, held).unwrap();
+        let e = FolderLock::exclusive_file(dir.path(), &file, held)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(&dir.path().display().to_string()), "{e}");
+        assert!(e.contains(held), "{e}");
+        assert!(e.contains(&file.display().to_string()), "{e}");
+        assert!(
+            e.contains(&format!("process {}", std::process::id())),
+            "{e}"
+        );
+        drop(first);
+        FolderLock::exclusive_file(dir.path(), &file, held).unwrap();
     }
 
     #[test]

@@ -37,11 +37,32 @@ pub fn is_temp_file_name(name: &str) -> bool {
     name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)
 }
 
-/// A temporary file in `dir`, readable by all like any file a user writes (tempfile's own
-/// default, owner-only, would leave the outputs unreadable to the services that index them).
-pub fn temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+/// The name of the file a temporary file of docview's was to replace: `pairs-1.parquet` for
+/// `.docview-pairs-1.parquet.a1B2c3.tmp` ([`temp_file_for`]); none for any other name, a
+/// temporary file of an older docview (`.docview-a1B2c3.tmp`) included.
+pub fn temp_file_target(name: &str) -> Option<&str> {
+    let inner = name.strip_prefix(TEMP_PREFIX)?.strip_suffix(TEMP_SUFFIX)?;
+    let (target, _random) = inner.rsplit_once('.')?;
+    Some(target).filter(|t| !t.is_empty())
+}
+
+/// A temporary file beside `path`, to be renamed over it once complete, readable by all like
+/// any file a user writes (tempfile's own default, owner-only, would leave the outputs
+/// unreadable to the services that index them). Its name, `.docview-NAME.XXXXXX.tmp` (`NAME`
+/// the file name of `path`), tells which file it was for when a killed run leaves it
+/// ([`temp_file_target`]), so a task that runs again removes its own and no other's.
+pub fn temp_file_for(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
     let mut builder = tempfile::Builder::new();
-    builder.prefix(TEMP_PREFIX).suffix(TEMP_SUFFIX);
+    let prefix = format!("{TEMP_PREFIX}{name}.");
+    builder.prefix(&prefix).suffix(TEMP_SUFFIX);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -56,11 +77,7 @@ pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<&mut File>) -> std::io::Result<()>,
 ) -> Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut tmp = temp_file(dir).map_err(|e| Error::io(dir, e))?;
+    let mut tmp = temp_file_for(path).map_err(|e| Error::io(path, e))?;
     let filled = {
         let mut out = BufWriter::new(tmp.as_file_mut());
         write(&mut out).and_then(|()| out.flush())
@@ -95,5 +112,30 @@ mod tests {
             1,
             "no temp file left"
         );
+    }
+
+    #[test]
+    fn a_temporary_file_names_the_file_it_is_for() {
+        let dir = tempfile::tempdir().unwrap();
+        for target in ["pairs-1.parquet", "pairs-10.json", "earlier-0"] {
+            let tmp = temp_file_for(&dir.path().join(target)).unwrap();
+            let name = tmp
+                .path()
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            assert!(is_temp_file_name(&name), "{name}");
+            assert_eq!(temp_file_target(&name), Some(target), "{name}");
+            assert_eq!(tmp.path().parent(), Some(dir.path()));
+        }
+        for other in [
+            ".docview-a1B2c3.tmp",
+            "pairs-1.parquet",
+            ".docview-.x.tmp",
+            ".tmpXYZ",
+        ] {
+            assert_eq!(temp_file_target(other), None, "{other}");
+        }
     }
 }

@@ -2,14 +2,15 @@
 //! found by its magic bytes) or standard input. Other keys, such as `"charset"`, are ignored:
 //! the HTML is already text. A byte order mark before the first line and blank lines are passed
 //! over; a line that is not such an object is [`InputEvent::Malformed`], named `path:LINE`
-//! (lines counted from 1).
+//! (lines counted from 1), and one whose `"url"` is empty or addresses no page
+//! ([`super::page_url`]) is [`InputEvent::Skipped`].
 
 use std::io::{self, BufRead, Read};
 
 use serde::Deserialize;
 
 use super::MAX_PAGE_BYTES;
-use super::raw::{InputEvent, RawPage, clean_url};
+use super::raw::{InputEvent, RawPage, page_url};
 
 /// Longest line read: a page of [`MAX_PAGE_BYTES`] with room for JSON escapes. The rest of a
 /// longer line is passed over and the line reported.
@@ -86,16 +87,19 @@ impl JsonlReader {
         }
         let origin = format!("{}:{}", self.name, self.line_no);
         Some(match serde_json::from_slice::<JsonPage>(line) {
-            Ok(page) => {
-                let mut bytes = page.html.into_bytes();
-                bytes.truncate(MAX_PAGE_BYTES);
-                InputEvent::Page(RawPage {
-                    url: clean_url(&page.url),
-                    bytes,
-                    http_charset: None,
-                    origin,
-                })
-            }
+            Ok(page) => match page_url(&page.url) {
+                Ok(url) => {
+                    let mut bytes = page.html.into_bytes();
+                    bytes.truncate(MAX_PAGE_BYTES);
+                    InputEvent::Page(RawPage {
+                        url,
+                        bytes,
+                        http_charset: None,
+                        origin,
+                    })
+                }
+                Err(reason) => InputEvent::Skipped { origin, reason },
+            },
             Err(e) => InputEvent::Malformed {
                 origin,
                 message: format!("bad JSON line: {e}"),

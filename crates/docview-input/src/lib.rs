@@ -31,7 +31,10 @@ use flate2::read::MultiGzDecoder;
 pub use decode::{CharsetSource, Decoded, decode_html, looks_binary};
 pub use error::{Error, Result};
 pub use progress::Progress;
-pub use raw::{InputEvent, RawPage, SkipKind, SkipReason, UnknownSkipKind, file_url};
+pub use raw::{
+    InputEvent, NOT_PAGE_SCHEMES, RawPage, SkipKind, SkipReason, UnknownSkipKind, file_url,
+    page_url,
+};
 pub use sources::{InputUnit, Inputs};
 
 /// Most bytes of (decompressed) content kept from one page: 64 MiB.

@@ -58,7 +58,28 @@ pub enum SkipReason {
     /// A file in an input folder that is neither a page (`.html`, `.htm`, `.xhtml`, with `.gz`)
     /// nor a crawl file (`.warc`, `.jsonl`).
     NotPageFile,
+    /// A JSONL line's `"url"` or a WARC record's `WARC-Target-URI` that is empty or only white
+    /// space: the page has no identifier for its record.
+    NoUrl,
+    /// A URL whose scheme addresses no page ([`NOT_PAGE_SCHEMES`]: `javascript:`, `data:`,
+    /// `about:`, …): no identifier for a record, and a hazard as a link.
+    NotPageUrl {
+        /// The scheme, lowercase.
+        scheme: String,
+    },
 }
+
+/// URL schemes that address no page: a record with such a URL is skipped
+/// ([`SkipReason::NotPageUrl`]).
+pub const NOT_PAGE_SCHEMES: [&str; 7] = [
+    "javascript",
+    "vbscript",
+    "data",
+    "about",
+    "blob",
+    "mailto",
+    "tel",
+];
 
 impl SkipReason {
     /// What the skip is counted under: this reason without its detail.
@@ -74,6 +95,8 @@ impl SkipReason {
             SkipReason::Symlink => SkipKind::Symlink,
             SkipReason::SpecialFile(_) => SkipKind::SpecialFile,
             SkipReason::NotPageFile => SkipKind::NotPageFile,
+            SkipReason::NoUrl => SkipKind::NoUrl,
+            SkipReason::NotPageUrl { .. } => SkipKind::NotPageUrl,
         }
     }
 }
@@ -103,17 +126,23 @@ pub enum SkipKind {
     SpecialFile,
     /// [`SkipReason::NotPageFile`].
     NotPageFile,
+    /// [`SkipReason::NoUrl`].
+    NoUrl,
+    /// [`SkipReason::NotPageUrl`].
+    NotPageUrl,
 }
 
 impl SkipKind {
     /// The kinds whose label is fixed (the others hold a status or a WARC type).
-    const FIXED: [SkipKind; 6] = [
+    const FIXED: [SkipKind; 8] = [
         SkipKind::NotHtml,
         SkipKind::NotHttp,
         SkipKind::Encoding,
         SkipKind::Symlink,
         SkipKind::SpecialFile,
         SkipKind::NotPageFile,
+        SkipKind::NoUrl,
+        SkipKind::NotPageUrl,
     ];
 }
 
@@ -128,6 +157,8 @@ impl fmt::Display for SkipKind {
             SkipKind::Symlink => f.write_str("symbolic link (not followed)"),
             SkipKind::SpecialFile => f.write_str("not a regular file"),
             SkipKind::NotPageFile => f.write_str("not a page file"),
+            SkipKind::NoUrl => f.write_str("no URL"),
+            SkipKind::NotPageUrl => f.write_str("not a page URL"),
         }
     }
 }
@@ -182,6 +213,10 @@ impl fmt::Display for SkipReason {
             SkipReason::NotPageFile => {
                 f.write_str("not a page file (.html, .htm, .xhtml) nor a crawl file")
             }
+            SkipReason::NoUrl => f.write_str("no URL (empty or white space): no identifier"),
+            SkipReason::NotPageUrl { scheme } => {
+                write!(f, "not a page URL ({scheme}: addresses no page)")
+            }
         }
     }
 }
@@ -231,9 +266,38 @@ impl fmt::Display for InputEvent {
     }
 }
 
+/// The identifier of a page whose input gives it `url` (a JSONL line's `"url"`, a WARC
+/// record's `WARC-Target-URI`): `url` without the white space and control characters around
+/// it (as a browser reads a URL), control characters inside it percent-encoded; or why the
+/// page is skipped: an empty URL ([`SkipReason::NoUrl`]) or one whose scheme addresses no page
+/// ([`SkipReason::NotPageUrl`], told after removing the tabs and line breaks a browser
+/// removes, so `java\tscript:` is caught). Any other text stays the identifier as given: a URL
+/// of another scheme, or a name that is no URL at all.
+pub fn page_url(url: &str) -> Result<String, SkipReason> {
+    let trimmed = url.trim_matches(|c: char| c.is_whitespace() || c.is_control());
+    if trimmed.is_empty() {
+        return Err(SkipReason::NoUrl);
+    }
+    let unbroken: String = trimmed
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    if let Some((scheme, _)) = unbroken.split_once(':') {
+        let is_scheme = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+        let scheme = scheme.to_ascii_lowercase();
+        if is_scheme && NOT_PAGE_SCHEMES.contains(&scheme.as_str()) {
+            return Err(SkipReason::NotPageUrl { scheme });
+        }
+    }
+    Ok(clean_url(trimmed))
+}
+
 /// A page URL as records and terminals may show it: control characters (which no valid URL
 /// holds, and which would reach a terminal through `docview query`) percent-encoded.
-pub(crate) fn clean_url(url: &str) -> String {
+fn clean_url(url: &str) -> String {
     if !url.chars().any(char::is_control) {
         return url.to_string();
     }
@@ -283,6 +347,50 @@ mod tests {
     }
 
     #[test]
+    fn a_page_url_is_trimmed_and_one_that_addresses_no_page_is_refused() {
+        assert_eq!(
+            page_url("http://a.example/x"),
+            Ok("http://a.example/x".into())
+        );
+        assert_eq!(
+            page_url("  http://a.example/x\n"),
+            Ok("http://a.example/x".into())
+        );
+        assert_eq!(page_url("doc-17"), Ok("doc-17".into()));
+        assert_eq!(
+            page_url("urn:isbn:0451450523"),
+            Ok("urn:isbn:0451450523".into())
+        );
+        assert_eq!(page_url("file:///a/b.html"), Ok("file:///a/b.html".into()));
+        // A colon in a path or a query is no scheme.
+        assert_eq!(page_url("a/b:javascript"), Ok("a/b:javascript".into()));
+        for empty in ["", "   ", "\t\r\n", "\u{0}\u{85}"] {
+            assert_eq!(page_url(empty), Err(SkipReason::NoUrl), "{empty:?}");
+        }
+        for (url, scheme) in [
+            ("javascript:alert(1)", "javascript"),
+            (" JavaScript:alert(1)", "javascript"),
+            ("java\tscript:alert(1)", "javascript"),
+            ("data:text/html,<p>x</p>", "data"),
+            ("about:blank", "about"),
+            ("mailto:a@b.example", "mailto"),
+        ] {
+            assert_eq!(
+                page_url(url),
+                Err(SkipReason::NotPageUrl {
+                    scheme: scheme.into()
+                }),
+                "{url:?}"
+            );
+        }
+        // What it gives passes again unchanged.
+        for url in ["http://a.example/\u{1b}[31m", " x ", "doc-17"] {
+            let once = page_url(url).unwrap();
+            assert_eq!(page_url(&once), Ok(once.clone()));
+        }
+    }
+
+    #[test]
     fn control_characters_in_urls_are_percent_encoded() {
         assert_eq!(clean_url("http://a.example/x"), "http://a.example/x");
         assert_eq!(
@@ -326,6 +434,10 @@ mod tests {
             SkipReason::Symlink,
             SkipReason::SpecialFile("FIFO"),
             SkipReason::NotPageFile,
+            SkipReason::NoUrl,
+            SkipReason::NotPageUrl {
+                scheme: "javascript".into(),
+            },
         ];
         let labels: Vec<String> = reasons.iter().map(|r| r.kind().to_string()).collect();
         assert_eq!(
@@ -339,6 +451,8 @@ mod tests {
                 "symbolic link (not followed)",
                 "not a regular file",
                 "not a page file",
+                "no URL",
+                "not a page URL",
             ]
         );
         for (reason, label) in reasons.iter().zip(&labels) {

@@ -26,7 +26,7 @@ use flate2::bufread::GzDecoder;
 
 use super::http::{self, BodyError, HttpHead};
 use super::progress::Tracked;
-use super::raw::{InputEvent, RawPage, SkipReason, clean_url};
+use super::raw::{InputEvent, RawPage, SkipReason, page_url};
 use super::{GZIP_MAGIC, MAX_PAGE_BYTES, read_up_to};
 
 /// Longest WARC record header read.
@@ -157,10 +157,11 @@ fn read_warc_header<B: BufRead>(r: &mut B, resumed: bool) -> Result<WarcHeader, 
     Ok(header)
 }
 
-/// A `WARC-Target-URI` without the angle brackets some WARC/1.0 writers put around it.
+/// A `WARC-Target-URI` without the angle brackets some WARC/1.0 writers put around it (the
+/// page's identifier is made of it by [`page_url`]).
 fn target_uri(value: &str) -> String {
     let inner = value.strip_prefix('<').and_then(|v| v.strip_suffix('>'));
-    clean_url(inner.unwrap_or(value))
+    inner.unwrap_or(value).to_string()
 }
 
 /// What a record's block gives, reading as little of it as needed.
@@ -214,11 +215,15 @@ fn record_event(
             }
         }
     }
-    let Some(url) = header.target_uri.clone() else {
+    let Some(target_uri) = &header.target_uri else {
         return malformed(format!(
             "{} record without WARC-Target-URI",
             header.warc_type
         ));
+    };
+    let url = match page_url(target_uri) {
+        Ok(url) => url,
+        Err(reason) => return skipped(reason),
     };
     let head = match resource {
         Some(head) => head,
@@ -1035,5 +1040,40 @@ mod tests {
             }
         );
         assert_eq!(page(&events[1]).url, "http://x/");
+    }
+
+    #[test]
+    fn a_record_without_a_page_url_is_skipped_with_its_reason() {
+        let events = read_all(
+            [
+                html(""),
+                html("   "),
+                html("<>"),
+                html("javascript:alert(1)"),
+                html(" http://x/ "),
+            ]
+            .concat(),
+        );
+        let reasons: Vec<Option<&SkipReason>> = events
+            .iter()
+            .map(|e| match e {
+                InputEvent::Skipped { reason, .. } => Some(reason),
+                _ => None,
+            })
+            .collect();
+        let javascript = SkipReason::NotPageUrl {
+            scheme: "javascript".into(),
+        };
+        assert_eq!(
+            reasons,
+            [
+                Some(&SkipReason::NoUrl),
+                Some(&SkipReason::NoUrl),
+                Some(&SkipReason::NoUrl),
+                Some(&javascript),
+                None
+            ]
+        );
+        assert_eq!(page(&events[4]).url, "http://x/");
     }
 }

@@ -31,6 +31,19 @@ pub enum Error {
         /// What is wrong with its query.
         source: docview_collection::index::QueryError,
     },
+    /// A line of a query file that is not UTF-8 text.
+    #[error(
+        "{} line {line}: not UTF-8 text (byte {byte} of the line); save the file as UTF-8",
+        path.display()
+    )]
+    QueryNotText {
+        /// The query file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// The first byte that is not UTF-8, from 1.
+        byte: usize,
+    },
     /// A replica benchmark cannot be built or read.
     #[error("replica benchmark {path}: {reason}")]
     Benchmark {

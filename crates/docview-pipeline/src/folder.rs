@@ -1,7 +1,8 @@
 //! The output folder of a run: its layout (every entry docview writes there, which is all
 //! `--overwrite` removes), the names of the files the pipeline writes beside the records
 //! (`state.json`, `stats.json`, `summary.json`), preparing a folder for a new run, and clearing
-//! what a killed run left half-written.
+//! what a killed run left half-written (an ingest's whole output folder; a stage task's own
+//! temporary files).
 
 use std::path::Path;
 
@@ -86,6 +87,31 @@ pub(crate) fn remove_half_written(out: &Path) -> Result<()> {
             if ours || tantivys {
                 std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// Removes docview's temporary files directly in `dir` (not in its subfolders) for which
+/// `which` holds, given the name of the file each was for ([`crate::output::temp_file_target`];
+/// none for a temporary file of an older docview). A folder that does not exist holds none.
+/// Called only under the lock of the task that alone writes those files.
+pub(crate) fn remove_temp_files(dir: &Path, which: impl Fn(Option<&str>) -> bool) -> Result<()> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(dir, e)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !crate::output::is_temp_file_name(&name) {
+            continue;
+        }
+        if which(crate::output::temp_file_target(&name)) {
+            let path = entry.path();
+            std::fs::remove_file(&path).map_err(|e| Error::io(&path, e))?;
         }
     }
     Ok(())

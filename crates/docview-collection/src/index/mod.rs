@@ -9,10 +9,13 @@
 //! share one [`schema`] and one analyser, the tokenizer ([`DocviewTokenizer`]) registered as `docview`. This module
 //! owns writing them ([`IndexSet`]), measuring them ([`index_stats`]) and querying them
 //! ([`search`], [`OpenIndex`]), every query checked first ([`check_query`]: not nested too deep for
-//! tantivy's parser, not too long, something to search for).
+//! tantivy's parser, not too long, something to search for, not only exclusions). Reading an
+//! index writes nothing in its folder, not even a lock file (`read_only.rs`), so it works on a
+//! folder one may not write.
 
 mod docview;
 mod query;
+mod read_only;
 mod reader;
 mod tokenizer;
 
@@ -211,14 +214,17 @@ fn index_error(path: &Path, source: impl Into<tantivy::TantivyError>) -> Error {
     }
 }
 
-/// Opens the existing index at `path`, with the `docview` tokenizer, checking its schema.
+/// Opens the existing index at `path` to read it, with the `docview` tokenizer, checking its
+/// schema. Nothing is written in its folder, not even a lock file
+/// ([`read_only::ReadOnlyDirectory`]), so an index one may not write can be read.
 fn open_index(path: &Path) -> Result<Index> {
     if !path.join("meta.json").is_file() {
         return Err(Error::NoIndex {
             path: path.to_path_buf(),
         });
     }
-    let index = Index::open_in_dir(path).map_err(|e| index_error(path, e))?;
+    let directory = read_only::ReadOnlyDirectory::open(path).map_err(|e| index_error(path, e))?;
+    let index = Index::open(directory).map_err(|e| index_error(path, e))?;
     if index.schema() != schema() {
         return Err(index_error(
             path,
@@ -1025,6 +1031,30 @@ mod tests {
         }
         let hits = search(dir.path(), IndexKind::Topic, "\"river", 10).expect("search");
         assert_eq!(urls(&hits), vec!["https://e.org/river"]);
+        // A query of only exclusions is refused: tantivy would match every page without the
+        // words, all with one score.
+        for query in [
+            "-river",
+            "NOT river",
+            "-river -garden",
+            "-(river garden)",
+            "(-river)",
+        ] {
+            let err = search(dir.path(), IndexKind::Topic, query, 10).expect_err(query);
+            assert_eq!(
+                err.to_string(),
+                QueryError::nothing(query, Nothing::OnlyExclusions).to_string(),
+                "{query:?}"
+            );
+        }
+        for (query, found) in [
+            ("garden -river", vec!["https://e.org/garden"]),
+            ("+garden -river", vec!["https://e.org/garden"]),
+            ("* -river", vec!["https://e.org/zh", "https://e.org/garden"]),
+        ] {
+            let hits = search(dir.path(), IndexKind::Topic, query, 10).expect(query);
+            assert_eq!(urls(&hits), found, "{query:?}");
+        }
         assert!(
             search(dir.path(), IndexKind::Topic, "river", 0)
                 .expect("k 0")

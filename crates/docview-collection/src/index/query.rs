@@ -3,7 +3,9 @@
 //! stack and aborts the process; [`check_query`] refuses such a query, an over-long one, and one
 //! with nothing to search for, with a [`QueryError`] naming the query and what is wrong. Every
 //! query docview parses ([`super::OpenIndex::query`], [`super::OpenIndex::body_query`]) passes
-//! through it, and `docview compare` checks each line of a query file with it.
+//! through it, and `docview compare` checks each line of a query file with it. Once parsed, a
+//! query of only exclusions is refused too ([`Nothing::OnlyExclusions`]): tantivy's parser
+//! turns it into every page without the excluded words, each with the same score.
 
 use std::fmt;
 
@@ -59,6 +61,9 @@ pub enum Nothing {
     FieldWithoutTerm(String),
     /// No word left once tokenized: only punctuation, operators or quotes.
     NoWord,
+    /// Only words to exclude (`-word`, `NOT word`, `-(a b)`): tantivy's parser says so
+    /// (`AllButQueryForbidden`) and would match every page without them.
+    OnlyExclusions,
 }
 
 impl fmt::Display for Nothing {
@@ -70,6 +75,10 @@ impl fmt::Display for Nothing {
             Nothing::NoWord => {
                 f.write_str("no word once tokenized, only punctuation, operators or quotes")
             }
+            Nothing::OnlyExclusions => f.write_str(
+                "only words to exclude (`-word`, `NOT word`), which would match every page \
+                 without them; give a word to search for beside them",
+            ),
         }
     }
 }

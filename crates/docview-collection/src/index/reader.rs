@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use tantivy::collector::{Count, TopDocs};
-use tantivy::query::{Query, QueryParser};
+use tantivy::query::{Query, QueryParser, QueryParserError};
 use tantivy::schema::{Field, Value};
 use tantivy::{DocId, Index, IndexWriter, Score, Searcher, SegmentReader, TantivyDocument, Term};
 
@@ -136,14 +136,14 @@ impl OpenIndex {
     }
 
     /// `text` as a query over the body only (title and URL are the same in every index, so
-    /// comparisons look at what each index adds); an error when [`check_query`] refuses it or
-    /// it has no term.
+    /// comparisons look at what each index adds); an error when [`check_query`] refuses it, it
+    /// has no term, or it only excludes.
     pub fn body_query(&self, text: &str, combine: Combine) -> Result<Box<dyn Query>, QueryError> {
         self.parse(text, vec![self.fields.body], combine)
     }
 
     /// `text` as a query over title and body (what `docview query` searches); an error when
-    /// [`check_query`] refuses it or it has no term.
+    /// [`check_query`] refuses it, it has no term, or it only excludes.
     pub fn query(&self, text: &str, combine: Combine) -> Result<Box<dyn Query>, QueryError> {
         self.parse(text, vec![self.fields.title, self.fields.body], combine)
     }
@@ -159,14 +159,20 @@ impl OpenIndex {
         if combine == Combine::All {
             parser.set_conjunction_by_default();
         }
-        let (query, _ignored) = parser.parse_query_lenient(&spaced_han_words(text));
+        let (query, ignored) = parser.parse_query_lenient(&spaced_han_words(text));
         let mut any = false;
         query.query_terms(&mut |_, _| any = true);
-        if any {
-            Ok(query)
-        } else {
-            Err(QueryError::nothing(text, Nothing::NoWord))
+        if !any {
+            return Err(QueryError::nothing(text, Nothing::NoWord));
         }
+        // tantivy makes a query of only exclusions "every page but those", all scored alike.
+        let all_but = ignored
+            .iter()
+            .any(|e| matches!(e, QueryParserError::AllButQueryForbidden));
+        if all_but {
+            return Err(QueryError::nothing(text, Nothing::OnlyExclusions));
+        }
+        Ok(query)
     }
 
     /// `k` cut to the documents of the index (at least 1): tantivy's top-k collector allocates

@@ -116,6 +116,8 @@ mod tests {
                 warc_type: "revisit".into(),
             }),
             Skip::Input(SkipKind::NotPageFile),
+            Skip::Input(SkipKind::NoUrl),
+            Skip::Input(SkipKind::NotPageUrl),
             Skip::Malformed,
             Skip::NotAPage(NotAPage::Empty),
             Skip::NotAPage(NotAPage::Binary),

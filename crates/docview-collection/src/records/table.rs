@@ -146,11 +146,7 @@ pub struct TableWriter {
 impl TableWriter {
     /// Starts the file `path`.
     pub fn create(path: &Path) -> Result<TableWriter> {
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let tmp = crate::output::temp_file(dir).map_err(|e| Error::io(dir, e))?;
+        let tmp = crate::output::temp_file_for(path).map_err(|e| Error::io(path, e))?;
         Ok(TableWriter {
             path: path.to_path_buf(),
             tmp,

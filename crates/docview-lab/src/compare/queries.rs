@@ -24,13 +24,18 @@ pub struct QuerySet {
     pub queries: Vec<String>,
 }
 
-/// One query a line; blank lines and lines starting with `#` are left out. A query that
-/// [`check_query`] refuses (nested too deep, too long, nothing to search for) is an error
-/// naming the file and the line.
+/// One query a line; blank lines and lines starting with `#` are left out. A line that is not
+/// UTF-8 text, or a query that [`check_query`] refuses (nested too deep, too long, nothing to
+/// search for), is an error naming the file and the line.
 pub fn queries_from_file(path: &Path) -> Result<QuerySet> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let mut queries = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = std::str::from_utf8(line).map_err(|e| Error::QueryNotText {
+            path: path.to_path_buf(),
+            line: i + 1,
+            byte: e.valid_up_to() + 1,
+        })?;
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;

@@ -1,10 +1,15 @@
 //! The work folder's layout: the name of every file a stage writes there and another reads, in
-//! one place. The plan (`plan.json`) and the completion markers (`done/STAGE-N`) are the
-//! plan's ([`super::plan`]); the spill of cleaned pages is [`crate::spill`]'s; the statistics
-//! are `stats.json` ([`crate::STATS_FILE`]), as in an output folder.
+//! one place. The plan (`plan.json`), the completion markers (`done/STAGE-N`) and the locks
+//! (`.docview.lock` of the folder, `.docview-pool.lock` of `stages pool`, `locks/STAGE-N.lock`
+//! of each task) are the plan's ([`super::plan`]); the spill of cleaned pages is
+//! [`crate::spill`]'s; the statistics are `stats.json` ([`crate::STATS_FILE`]), as in an
+//! output folder. Who writes a folder decides which temporary files a task that runs again
+//! removes: a shard's folder is its per-shard tasks' alone, the files at the top are the
+//! one-task stages' but for the `pairs` parts' files.
 //!
 //! ```text
 //! WORK/
+//!   plan.json  done/STAGE-N  locks/STAGE-N.lock  .docview-pool.lock   the plan, markers, locks
 //!   earlier.parquet  earlier.json  earlier-bands-P.parquet     stage earlier
 //!   sites.json                                                 stage merge-sites
 //!   stats.json  unit-seqs.json                                 stage merge-stats
@@ -19,6 +24,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::guard::{LOCKS_DIR, POOL_LOCK_FILE};
 use super::plan::{DONE_DIR, PLAN_FILE, PLAN_VERSION};
 use crate::STATS_FILE;
 use crate::owned::{FolderKind, Layout};
@@ -42,6 +48,8 @@ fn work_owns(name: &str) -> bool {
     [
         PLAN_FILE,
         DONE_DIR,
+        LOCKS_DIR,
+        POOL_LOCK_FILE,
         EARLIER,
         EARLIER_RUNS,
         SITES_FILE,
@@ -148,6 +156,8 @@ mod tests {
         for name in [
             "plan.json",
             "done",
+            "locks",
+            ".docview-pool.lock",
             "shard-0",
             "shard-12",
             "pairs-3.parquet",

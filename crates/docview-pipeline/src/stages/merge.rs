@@ -130,6 +130,7 @@ mod tests {
     use super::*;
     use crate::progress::Silent;
     use crate::stages::plan::{Stage, TaskOutcome, run_stages, run_task};
+    use crate::stages::testing::schema::check_records;
     use crate::stages::testing::{options, planned};
 
     /// Runs every stage of `work`, two tasks at once; the outcomes.
@@ -140,6 +141,7 @@ mod tests {
             outcomes.lock().unwrap().push(outcome);
         };
         run_stages(work, 2, &run, &progress).expect("the stages");
+        check_records(&Plan::load(work).expect("the plan").options.out);
         outcomes.into_inner().unwrap()
     }
 
@@ -149,6 +151,7 @@ mod tests {
         let mut one = options(dir.path());
         one.out = dir.path().join("one");
         crate::ingest::ingest(&one, &Silent).expect("ingest");
+        check_records(&one.out);
         for shards in [1, 3] {
             let many = tempfile::tempdir().unwrap();
             let mut sharded = options(dir.path());

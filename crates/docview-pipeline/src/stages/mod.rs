@@ -25,12 +25,14 @@
 //! A task's files are complete when it writes its completion marker (`done/STAGE-N`), last; a
 //! task whose marker exists is skipped, and one without starts its files again, so a rerun
 //! after a crash does only what was not done. The files other tasks read are put in place
-//! atomically.
+//! atomically. A task runs in one process at a time (its lock, `locks/STAGE-N.lock`), and
+//! before it runs again it removes the temporary files a killed run of it left.
 //! Replicas are decided after all pages are known (a chain of near-copies can cross shards),
 //! and indexes are built after the decisions (merging indexes with deleted documents would
 //! shift every BM25 score).
 //!
-//! Its modules: `plan` (the plan, the stages, the markers, [`run_task`] and [`run_stages`]) and
+//! Its modules: `plan` (the plan, the stages, the markers, [`run_task`] and [`run_stages`]),
+//! `guard` (the locks of a task and of the pool, and the clearing of a killed task's files) and
 //! `layout` (the work folder's file names); a module a stage (`earlier`, `sites` with
 //! `merge-sites`, `stats` with `merge-stats`, `pages`, `pairs`, `resolve`, `finalise`, `merge`);
 //! and what they share: the row structs of the Parquet tables (`rows`, the generic part;
@@ -42,6 +44,7 @@
 mod codec;
 mod earlier;
 mod finalise;
+mod guard;
 mod layout;
 mod merge;
 mod page_table;
@@ -58,4 +61,5 @@ mod tables;
 #[cfg(test)]
 mod testing;
 
+pub use guard::{POOL_LOCK_FILE, task_lock};
 pub use plan::{PLAN_FILE, PLAN_VERSION, Plan, Stage, TaskOutcome, run_stages, run_task};

@@ -1,9 +1,11 @@
 //! The plan of a sharded run and the running of its tasks: [`Plan`] (`plan.json`: the settings,
 //! the inputs' units and the shards, shard `r` of `n` reading units `r, r + n, …`), the
 //! [`Stage`]s in run order with their names and task counts, the completion markers
-//! (`done/STAGE-N`), [`run_task`] (one task: its checks, its stage's body, its marker) and
-//! [`run_stages`] (every stage in order, a pool of tasks at a time). The stages' bodies are
-//! their modules'; the files they share are named in [`super::layout`].
+//! (`done/STAGE-N`), [`run_task`] (one task: its lock, its checks, what a killed run of it left
+//! half-written cleared, its stage's body, its marker) and [`run_stages`] (every stage in
+//! order, a pool of tasks at a time, under the pool's lock). The locks and the clearing are
+//! [`super::guard`]'s, the stages' bodies their modules'; the files they share are named in
+//! [`super::layout`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,6 +21,8 @@ use crate::clean::cleaner_with_model;
 use crate::earlier::EarlierRuns;
 use crate::input::{InputUnit, Inputs};
 use crate::lock::{FolderLock, LockMode};
+
+use super::guard::{pool_lock, remove_half_written, task_lock, task_name};
 use crate::settings::IngestOptions;
 use crate::{Error, FolderInUse, Result};
 
@@ -273,15 +277,15 @@ fn work_lock(work: &Path) -> Result<Option<FolderLock>> {
 
 /// The completion marker of task `task` of `stage`.
 fn marker(work: &Path, stage: Stage, task: usize) -> PathBuf {
-    work.join(DONE_DIR)
-        .join(format!("{}-{task}", stage.as_str()))
+    work.join(DONE_DIR).join(task_name(stage, task))
 }
 
 /// Runs task `task` of `stage` in the work folder `work` (skipped when its marker says it was
 /// done). The stages before it must be done: a missing input file is an error that names it.
 ///
-/// The task holds the work folder's shared lock while it runs (tasks go side by side; a new
-/// plan waits for them), and `merge` the output folder's exclusive lock, as `ingest` does.
+/// The task holds the work folder's shared lock (tasks go side by side; a new plan waits for
+/// them) and its own ([`task_lock`]: no second process runs it meanwhile), `merge` the output
+/// folder's, as `ingest` does. It first clears what a killed run of it left half-written.
 pub fn run_task(work: &Path, stage: Stage, task: usize) -> Result<TaskOutcome> {
     let _lock = work_lock(work)?;
     let plan = Plan::load(work)?;
@@ -295,6 +299,7 @@ pub fn run_task(work: &Path, stage: Stage, task: usize) -> Result<TaskOutcome> {
             ),
         ));
     }
+    let _task_lock = task_lock(work, stage, task)?;
     let done = marker(work, stage, task);
     if done.exists() {
         return Ok(TaskOutcome::AlreadyDone);
@@ -311,6 +316,7 @@ pub fn run_task(work: &Path, stage: Stage, task: usize) -> Result<TaskOutcome> {
             }
         }
     }
+    remove_half_written(work, stage, task)?;
     stage.run(work, &plan, task)?;
     let dir = work.join(DONE_DIR);
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
@@ -321,16 +327,18 @@ pub fn run_task(work: &Path, stage: Stage, task: usize) -> Result<TaskOutcome> {
 /// Runs every stage of the planned work folder `work`, stage after stage, with up to `workers`
 /// tasks at once, each task a call of `run` (a child process, a thread…) that must run
 /// [`run_task`] for that stage and task; stops after the first stage with a failed task,
-/// giving its error. `progress` hears of each task as it ends.
+/// giving its error. `progress` hears of each task as it ends. A second call on the same work
+/// folder while one runs, in any process, is refused, naming the folder.
 pub fn run_stages(
     work: &Path,
     workers: usize,
     run: &(dyn Fn(Stage, usize) -> Result<TaskOutcome> + Sync),
     progress: &(dyn Fn(Stage, usize, TaskOutcome, f64) + Sync),
 ) -> Result<()> {
-    // Held from the first stage to the last: no new plan between two stages.
+    // Held from the first stage to the last: no new plan, no second pool meanwhile.
     let _lock = work_lock(work)?;
     let plan = Plan::load(work)?;
+    let _pool = pool_lock(work)?;
     let workers = workers.max(1);
     for stage in Stage::ALL {
         let tasks = plan.tasks(stage);

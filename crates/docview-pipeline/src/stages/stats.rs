@@ -79,7 +79,8 @@ pub(super) fn stats_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
     let mut counts = ShardCounts::default();
     let mut df: HashMap<String, u64> = HashMap::new();
     let rows_path = dir.join(STAT_ROWS);
-    let mut rows_tmp = crate::output::temp_file(&dir).map_err(|e| Error::io(&dir, e))?;
+    let mut rows_tmp =
+        crate::output::temp_file_for(&rows_path).map_err(|e| Error::io(&rows_path, e))?;
     {
         let mut rows = BufWriter::new(rows_tmp.as_file_mut());
         let mut line = Vec::new();

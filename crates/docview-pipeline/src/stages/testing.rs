@@ -1,12 +1,18 @@
 //! What the stages' unit tests share: a small planned run over one sample site (ten pages, an
-//! exact copy among them, each page a JSON Lines file of its own: a unit a page) and the
-//! running of its stages in this thread.
+//! exact copy among them, each page a JSON Lines file of its own: a unit a page), the running
+//! of its stages in this thread, and the check of the records they write against the DocView
+//! schema, the integration tests' own (`tests/it/schema.rs`).
 
 use std::path::{Path, PathBuf};
 
 use crate::settings::IngestOptions;
 
+use super::layout::shard_out;
 use super::plan::{Plan, Stage, TaskOutcome, run_task};
+
+/// The integration tests' check of DocView records against the schema.
+#[path = "../../../../tests/it/schema.rs"]
+pub(super) mod schema;
 
 /// The sample site `fieldnotes`: ten page files, `dawn-chorus-copy.html` a copy of
 /// `dawn-chorus.html`.
@@ -53,7 +59,8 @@ pub(super) fn planned(options: IngestOptions, shards: usize, dir: &Path) -> (Pla
     (plan, work)
 }
 
-/// Runs every task of the stages of `work` up to `last`, in order, in this thread.
+/// Runs every task of the stages of `work` up to `last`, in order, in this thread; the records
+/// they wrote (each shard's, the output folder's) are then checked against the schema.
 pub(super) fn run_through(work: &Path, last: Stage) {
     let plan = Plan::load(work).expect("the plan");
     for stage in Stage::ALL.into_iter().filter(|s| *s <= last) {
@@ -62,5 +69,13 @@ pub(super) fn run_through(work: &Path, last: Stage) {
                 .unwrap_or_else(|e| panic!("{} task {task}: {e}", stage.as_str()));
             assert_eq!(outcome, TaskOutcome::Ran);
         }
+    }
+    if last >= Stage::Finalise {
+        for shard in 0..plan.shards {
+            schema::check_records(&shard_out(work, shard));
+        }
+    }
+    if last >= Stage::Merge {
+        schema::check_records(&plan.options.out);
     }
 }
