@@ -28,8 +28,18 @@ struct Baseline {
 #[derive(serde::Deserialize)]
 struct CrossValidated {
     folds: usize,
+    /// How far a change may trade one set (or page type) against another.
+    trade: Trade,
     /// set -> page type -> F1, the dev sets cross-validated together.
     learned: SetFigures,
+}
+
+/// The trade a change may make: the mean over the sets must not fall, and no set or page type
+/// by more than these.
+#[derive(serde::Deserialize)]
+struct Trade {
+    set: f64,
+    page_type: f64,
 }
 
 fn root() -> PathBuf {
@@ -67,19 +77,21 @@ fn check_set(cleaner: &str, set: &str, recorded: &BTreeMap<String, f64>, tol: f6
     }
     let report = evaluate(cleaner, &dir);
     eprintln!("{cleaner} on {set}:\n{}", report.render_table(true));
-    compare(cleaner, set, &report, recorded, tol)
+    compare(cleaner, set, &report, recorded, (tol, tol))
 }
 
-/// The failures of `report` against the recorded figures of one set.
+/// The failures of `report` against the recorded figures of one set: a figure below its
+/// record by more than `tol` (`type_tol` for a page type, `tol` for the set).
 fn compare(
     cleaner: &str,
     set: &str,
     report: &EvalReport,
     recorded: &BTreeMap<String, f64>,
-    tol: f64,
+    (tol, type_tol): (f64, f64),
 ) -> Vec<String> {
     let mut failures = Vec::new();
     for (kind, &want) in recorded {
+        let tol = if kind == "all" { tol } else { type_tol };
         let got = if kind == "all" {
             report.overall.f1
         } else {
@@ -121,8 +133,10 @@ fn f1_does_not_go_down() {
     );
 }
 
-/// The learned cleaner cross-validated by site over the three dev sets together (a model per
-/// fold trained on the other folds): the honest figures, which must not go down.
+/// The learned cleaner cross-validated by site over the eight dev sets together (a model per
+/// fold trained on the other folds): the honest figures. A change may trade one set against
+/// another (issue 42's rule): the mean of the sets' F1 must not fall, and no set may fall by
+/// more than the recorded `trade.set`, no page type by more than `trade.page_type`.
 #[test]
 fn cross_validated_f1_does_not_go_down() {
     let base = baseline();
@@ -148,6 +162,7 @@ fn cross_validated_f1_does_not_go_down() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let mut failures = Vec::new();
+    let mut means = (0.0, 0.0);
     for report in &result.reports {
         eprintln!(
             "learned, cross-validated, on {}:\n{}",
@@ -155,12 +170,22 @@ fn cross_validated_f1_does_not_go_down() {
             report.render_table(true)
         );
         let recorded = &cv.learned[&report.set];
+        means.0 += report.overall.f1 / result.reports.len() as f64;
+        means.1 += recorded["all"] / result.reports.len() as f64;
         failures.extend(compare(
             "learned (cross-validated)",
             &report.set,
             report,
             recorded,
-            base.tolerance,
+            (cv.trade.set, cv.trade.page_type),
+        ));
+    }
+    let (got, want) = means;
+    eprintln!("learned, cross-validated: mean F1 over the sets {got:.4} (recorded {want:.4})");
+    if got < want - base.tolerance {
+        failures.push(format!(
+            "learned (cross-validated): the mean F1 over the sets {got:.4} is below the recorded \
+             {want:.4}"
         ));
     }
     assert!(
@@ -179,17 +204,21 @@ fn shipped_and_cross_validated_figures_agree() {
     let shipped = &base.cleaners["learned"];
     let framework = &base.cleaners["framework"];
     for (set, figures) in cv {
+        // Sets the shipped model was trained on and recorded for.
+        let (Some(shipped), Some(framework)) = (shipped.get(set), framework.get(set)) else {
+            continue;
+        };
         assert!(
-            shipped[set]["all"] >= figures["all"],
+            shipped["all"] >= figures["all"],
             "{set}: shipped {} below cross-validated {}",
-            shipped[set]["all"],
+            shipped["all"],
             figures["all"]
         );
         assert!(
-            figures["all"] > framework[set]["all"],
+            figures["all"] > framework["all"],
             "{set}: cross-validated {} not above the framework's {}",
             figures["all"],
-            framework[set]["all"]
+            framework["all"]
         );
     }
 }
