@@ -122,7 +122,7 @@ impl FolderLock {
                 ));
             }
         } else {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            crate::output::create_folder(dir)?;
         }
         FolderLock::take(dir, LockMode::Exclusive)
     }
