@@ -119,7 +119,8 @@ fn header(out: &mut impl Write, i: usize, name: &str) -> std::io::Result<()> {
 /// A page's text as printed between headers: a line that starts like a header
 /// (`==> `), after any number of backslashes, gets one backslash more. So a line starting
 /// with `==> ` is always a header, and dropping one backslash from a line of backslashes
-/// followed by `==> ` gives the page's line back (in Markdown, `\=` is a plain `=`).
+/// followed by `==> ` gives the page's line back (outside code blocks, Markdown reads `\=` as
+/// a plain `=` anyway).
 fn escape_headers(text: &str) -> std::borrow::Cow<'_, str> {
     let looks_like_header = |line: &str| line.trim_start_matches('\\').starts_with(HEADER);
     if !text.lines().any(looks_like_header) {

@@ -564,13 +564,20 @@ fn page_text_that_looks_like_a_header_never_makes_one() {
     let tricky = dir.path().join("shell-notes.html");
     std::fs::write(
         &tricky,
-        "<html><body><article><h1>Reading several files with tail</h1>\
-         <p>tail prints a header before each file when it is given several of them.</p>\
+        "<html><body><nav><a href=\"/\">Home</a> <a href=\"/shell\">Shell</a></nav><article>\
+         <h1>Reading several files with tail</h1>\
+         <p>The tail command prints the last lines of each file it is given, and when it is \
+         given several files it prints a header line before the lines of each one, naming the \
+         file, so that a reader can tell where one file ends and the next begins.</p>\
+         <p>==> fake.html <==</p>\
+         <p>That line above is what such a header looks like: two equals signs and an arrow, \
+         the name of the file, and the arrow back. Tools that read the output of tail look for \
+         it at the start of a line, and docview writes the same header for several pages.</p>\
          <pre>$ tail -n1 a.txt b.txt\n==> a.txt <==\nlast line of a\n\n\\==> b.txt <==\nlast \
          line of b</pre>\
-         <p>==> fake.html <==</p>\
-         <p>Each header names the file whose lines follow it, as docview's do.</p>\
-         </article></body></html>",
+         <p>Each header names the file whose lines follow it, and a blank line comes before \
+         every header but the first, which makes the output easy to read for people and for \
+         programs alike.</p></article><footer>Copyright</footer></body></html>",
     )
     .unwrap();
     let tricky = tricky.to_str().unwrap();
@@ -588,11 +595,16 @@ fn page_text_that_looks_like_a_header_never_makes_one() {
             ],
             "{format}: {out}"
         );
-        assert!(out.contains("\\==> fake.html <=="), "{format}: {out}");
-        assert!(out.contains("\\\\==> b.txt <=="), "{format}: {out}");
+        // (Markdown writes the `<` as `\<`.)
+        assert!(out.contains("\n\\==> fake.html "), "{format}: {out}");
+        if format == "markdown" {
+            // The code block keeps its lines: each that looks like a header is escaped too.
+            assert!(out.contains("\n\\==> a.txt <==\n"), "{out}");
+            assert!(out.contains("\n\\\\==> b.txt <==\n"), "{out}");
+        }
         // One page alone has no header, and its text is as it is.
         let alone = extract(&[tricky, "--format", format]);
-        assert!(alone.lines().any(|l| l == "==> fake.html <=="), "{alone}");
+        assert!(alone.contains("\n==> fake.html "), "{alone}");
     }
 }
 
