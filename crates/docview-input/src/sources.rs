@@ -1014,7 +1014,7 @@ mod tests {
         flate2::read::MultiGzDecoder::new(&warc_gz[..])
             .read_to_end(&mut warc)
             .unwrap();
-        let from_file = read(&[path.clone()]);
+        let from_file = read(std::slice::from_ref(&path));
         let urls = |events: &[InputEvent]| -> Vec<String> {
             pages(events).iter().map(|p| p.url.clone()).collect()
         };

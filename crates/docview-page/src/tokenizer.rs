@@ -59,7 +59,7 @@ const REPLACEMENT: &str = "\u{FFFD}";
 
 /// Most attributes a tag keeps: the first ones, duplicates aside. The pages of the labelled
 /// sets have at most about 200 on an element; the rest of a longer list is dropped (and
-/// counted: [`Tokenized::attributes_dropped`]).
+/// counted: [`ParseCuts::attributes_dropped`](crate::ParseCuts::attributes_dropped)).
 pub const MAX_ATTRIBUTES: usize = 256;
 
 /// Attributes a tag holds before its names are looked up in a set rather than in a row.
