@@ -195,16 +195,17 @@ impl Names {
         }
     }
 
-    /// Notes `name` as read (`attrs` as kept before it).
-    fn add(&mut self, attrs: &[Attribute], name: LocalName) {
+    /// Notes `name` as read (`attrs` as kept before it). A tag of few attributes copies no
+    /// name: they are their own record.
+    fn add(&mut self, attrs: &[Attribute], name: &LocalName) {
         match &mut self.set {
             Some(set) => {
-                set.insert(name);
+                set.insert(name.clone());
             }
             None if attrs.len() >= NAMES_IN_A_ROW => {
                 let mut set: FxHashSet<LocalName> =
                     attrs.iter().map(|a| a.name.local.clone()).collect();
-                set.insert(name);
+                set.insert(name.clone());
                 self.set = Some(set);
             }
             None => {}
@@ -525,9 +526,9 @@ impl<S: TokenSink> Tokenizer<'_, S> {
                 tag.had_duplicate_attributes = true;
             } else if tag.attrs.len() >= MAX_ATTRIBUTES {
                 dropped += 1;
-                names.add(&tag.attrs, name);
+                names.add(&tag.attrs, &name);
             } else {
-                names.add(&tag.attrs, name.clone());
+                names.add(&tag.attrs, &name);
                 tag.attrs.push(Attribute {
                     name: QualName::new(None, ns!(), name),
                     value,
