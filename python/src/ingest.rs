@@ -57,7 +57,7 @@ fn input_paths(inputs: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// interrupted one.
 ///
 /// Options, each the flag of the same name (None: the flag's default): threads (0: one per
-/// core), cleaner (docview.CLEANERS), model (a block model file), pages_alone, classifier (a
+/// core; at most 256, more is an ArgumentError), cleaner (docview.CLEANERS), model (a block model file), pages_alone, classifier (a
 /// classifier model file), no_classifier, keywords (λ, 15), sentences (δ, 15), theta (θ, 15),
 /// beta (β, 0.1), replicas ("exact", "keyword" or "minhash"), minhash_threshold (0.5),
 /// percentage, interval, stats (a stats.json to use instead of a first pass), earlier (the

@@ -209,6 +209,10 @@ def test_ingest_arguments_and_errors(tmp_path):
         docview.ingest(WARC, tmp_path / "c", classifier=tmp_path / "m.json", no_classifier=True)
     with pytest.raises(docview.ArgumentError, match="give one or the other"):
         docview.ingest(WARC, tmp_path / "c", resume=True, overwrite=True)
+    # Issue 41: an absurd thread count is refused before anything starts.
+    with pytest.raises(docview.ArgumentError, match="threads: 100000 worker threads is more than the 256"):
+        docview.ingest(WARC, tmp_path / "t", threads=100000)
+    assert not (tmp_path / "t").exists()
     with pytest.raises(docview.ArgumentError, match="inputs: no input given"):
         docview.ingest([], tmp_path / "c")
     with pytest.raises(TypeError, match="inputs: expected a path"):

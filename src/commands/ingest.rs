@@ -1,10 +1,10 @@
 //! `docview ingest`: the whole pipeline over a crawled collection, with its progress display
 //! and summary.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::Result;
-use docview::pipeline::ingest;
+use anyhow::{Result, bail};
+use docview::pipeline::{Counters, ingest};
 
 use crate::flags::IngestArgs;
 use crate::progress::Bar;
@@ -16,46 +16,59 @@ pub fn run(args: IngestArgs) -> Result<()> {
     crate::interrupt::on_ctrl_c(&options.interrupt);
     let summary = ingest(&options, &bar)?;
     out!("{}", summary.render());
-    if summary.counters.pages_read == 0 {
-        let skipped = summary.counters.skipped_total();
-        let listed = if skipped > 0 {
-            format!(
-                " ({skipped} inputs skipped, each with its reason in {})",
-                options.out.join(docview::records::SKIPPED).display()
-            )
-        } else {
-            String::new()
-        };
-        eprintln!(
-            "docview: warning: {}{listed}",
-            no_page_warning(&options.inputs)
-        );
-    }
-    Ok(())
+    refuse_unused_inputs(&summary.counters, &options.inputs, &options.out)
 }
 
-/// What to tell of inputs that held no page: each input by name, with what was looked for in
+/// The error of a run that used nothing it read (no page kept, no replica found: see
+/// [`Counters::used_nothing`]), naming each input with what was looked for in it and the
+/// skips by reason; `Ok` for a run that used something. `docview stages pool` ends the same
+/// way.
+pub fn refuse_unused_inputs(counters: &Counters, inputs: &[PathBuf], out: &Path) -> Result<()> {
+    if !counters.used_nothing() {
+        return Ok(());
+    }
+    let skipped = counters.skipped_total();
+    let listed = if skipped > 0 {
+        let reasons: Vec<String> = counters
+            .skipped
+            .iter()
+            .map(|(reason, n)| format!("{n} {reason}"))
+            .collect();
+        format!(
+            "; {skipped} inputs skipped ({}), each with its reason in {}",
+            reasons.join(", "),
+            out.join(docview::records::SKIPPED).display()
+        )
+    } else {
+        String::new()
+    };
+    let read = match counters.pages_read {
+        0 => "no page was read".to_string(),
+        n => format!("no page was kept of the {n} read"),
+    };
+    bail!("{read}: {}{listed}", no_page_reasons(inputs))
+}
+
+/// What to tell of inputs that gave no page: each input by name, with what was looked for in
 /// it.
-fn no_page_warning(inputs: &[PathBuf]) -> String {
+fn no_page_reasons(inputs: &[PathBuf]) -> String {
+    const CRAWL: &str = "no HTML response or resource record of a WARC file, no {\"url\", \
+                         \"html\"} line of a JSON Lines file, no HTML page";
     let each: Vec<String> = inputs
         .iter()
         .map(|input| {
             if input.as_os_str() == "-" {
-                "standard input held no JSON Lines {\"url\", \"html\"} line".to_string()
+                format!("standard input held no page ({CRAWL})")
             } else if input.is_dir() {
                 format!(
-                    "{} is a folder with no page: no .html, .htm, .warc or .jsonl file (or \
-                     their .gz) in it",
+                    "{} is a folder with no page: no .html or .htm page, no .warc or .jsonl \
+                     file (or their .gz) that holds one",
                     input.display()
                 )
             } else {
-                format!(
-                    "{} is a file with no page: no HTML response or resource record of a WARC \
-                     or ARC file, no {{\"url\", \"html\"}} line of a JSON Lines file",
-                    input.display()
-                )
+                format!("{} is a file with no page ({CRAWL})", input.display())
             }
         })
         .collect();
-    format!("no page was read: {}", each.join("; "))
+    each.join("; ")
 }

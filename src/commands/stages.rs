@@ -4,6 +4,7 @@
 
 use anyhow::Result;
 use docview::pipeline::stages::{Plan, Stage, TaskOutcome, run_task};
+use docview::pipeline::{RunState, STATE_FILE};
 
 use crate::flags::{StagesListArgs, StagesPlanArgs, StagesPoolArgs, StagesRunArgs};
 use crate::pool;
@@ -71,12 +72,14 @@ pub fn pool(args: StagesPoolArgs) -> Result<()> {
     let started = std::time::Instant::now();
     pool::run_pool(&args.work, args.workers, &progress)?;
     let plan = Plan::load(&args.work)?;
+    let out = &plan.options.out;
     outln!(
         "all stages done in {:.1} s: {} holds the ingest's output",
         started.elapsed().as_secs_f64(),
-        plan.options.out.display()
+        out.display()
     );
-    Ok(())
+    let state = RunState::load(&out.join(STATE_FILE))?;
+    super::ingest::refuse_unused_inputs(&state.counters, &plan.options.inputs, out)
 }
 
 /// What a task's line says of its outcome.

@@ -70,7 +70,7 @@ pub struct ClassifyOpts {
     #[arg(long, value_name = "W", default_value_t = docview::classifier::Params::default().structure)]
     pub structure: f32,
     /// Worker threads (0: one per core); the results do not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = super::threads)]
     pub threads: usize,
 }
 

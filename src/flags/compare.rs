@@ -27,7 +27,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub runs: usize,
     /// Worker threads for the retrieval queries (0: one per core).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = super::threads)]
     pub threads: usize,
     /// Where to write compare.json and compare.html (default: DIR).
     #[arg(long, value_name = "OUT")]

@@ -45,7 +45,7 @@ pub struct EvalArgs {
     #[command(flatten)]
     pub train: TrainOpts,
     /// Worker threads (0: one per core).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = super::threads)]
     pub threads: usize,
 }
 

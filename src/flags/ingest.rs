@@ -64,7 +64,7 @@ pub struct IngestArgs {
     /// Worker threads that clean and integrate pages (0: one per core). Beside them the input
     /// reader, the writer of records (which writes one batch while the workers process the
     /// next) and tantivy's indexing threads run; the output does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = super::threads)]
     pub threads: usize,
     /// λ: keywords per DocView, the heaviest features of the topic content.
     #[arg(long, value_name = "λ", default_value_t = IntegrateParams::default().keywords)]

@@ -31,6 +31,19 @@ pub use stages::{
 };
 pub use train::{BlocksArgs, TrainCleanerArgs};
 
+/// The value of a `--threads` flag: a number of worker threads within the library's bound
+/// ([`docview::MAX_THREADS`], checked by [`docview::check_threads`]), so that clap refuses an
+/// absurd one before anything starts.
+fn threads(value: &str) -> Result<usize, String> {
+    let threads: usize = value
+        .parse()
+        .map_err(|e| format!("{value:?} is not a number of threads: {e}"))?;
+    docview::check_threads(threads).map_err(|e| match e {
+        docview::Error::Page(docview::extract::Error::Setting { reason, .. }) => reason,
+        other => other.to_string(),
+    })
+}
+
 /// docview: a search-engine indexing preprocessor. It cleans crawled pages down to their topic
 /// content (dropping navigation, ads, footers and other boilerplate), removes replicas,
 /// integrates each page into a DocView record and indexes the collection three ways (full text,

@@ -51,7 +51,7 @@ pub struct BuildArgs {
     #[arg(long, value_name = "SHARE", default_value_t = BuildOptions::default().min_coverage)]
     pub min_coverage: f32,
     /// Worker threads (0: one per core); the output does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = super::threads)]
     pub threads: usize,
     /// How near-replicas and non-replicas are made: paper (the main content moved into
     /// another page's template, nothing else changed) or transplant (harder: the title,
@@ -84,7 +84,7 @@ pub struct ReplicasEvalArgs {
     #[arg(long, value_name = "MODEL")]
     pub model: Option<PathBuf>,
     /// Worker threads (0: one per core).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = super::threads)]
     pub threads: usize,
     /// Where to write the JSON report (default: DIR/eval.json).
     #[arg(long, value_name = "FILE")]

@@ -47,7 +47,7 @@ pub struct BlocksArgs {
     #[arg(long, value_name = "FILE.csv")]
     pub out: PathBuf,
     /// Worker threads (0: one per core); the output does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = super::threads)]
     pub threads: usize,
 }
 
@@ -62,6 +62,6 @@ pub struct TrainCleanerArgs {
     #[command(flatten)]
     pub train: TrainOpts,
     /// Worker threads (0: one per core); the model does not depend on it.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = super::threads)]
     pub threads: usize,
 }

@@ -555,6 +555,130 @@ fn several_pages_get_headers() {
     assert!(!extract(&[a]).contains("==> "));
 }
 
+/// Issue 41 item 12: a page whose text holds lines like the headers still gives one header per
+/// page; those lines come out with a backslash before them, and a line of the page text that
+/// starts so gets one more.
+#[test]
+fn page_text_that_looks_like_a_header_never_makes_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tricky = dir.path().join("shell-notes.html");
+    std::fs::write(
+        &tricky,
+        "<html><body><nav><a href=\"/\">Home</a> <a href=\"/shell\">Shell</a></nav><article>\
+         <h1>Reading several files with tail</h1>\
+         <p>The tail command prints the last lines of each file it is given, and when it is \
+         given several files it prints a header line before the lines of each one, naming the \
+         file, so that a reader can tell where one file ends and the next begins.</p>\
+         <p>==> fake.html <==</p>\
+         <p>That line above is what such a header looks like: two equals signs and an arrow, \
+         the name of the file, and the arrow back. Tools that read the output of tail look for \
+         it at the start of a line, and docview writes the same header for several pages.</p>\
+         <pre>$ tail -n1 a.txt b.txt\n==> a.txt <==\nlast line of a\n\n\\==> b.txt <==\nlast \
+         line of b</pre>\
+         <p>Each header names the file whose lines follow it, and a blank line comes before \
+         every header but the first, which makes the output easy to read for people and for \
+         programs alike.</p></article><footer>Copyright</footer></body></html>",
+    )
+    .unwrap();
+    let tricky = tricky.to_str().unwrap();
+    let other = site_page("fieldnotes", "dawn-chorus.html");
+    let other = other.to_str().unwrap();
+    for format in ["text", "markdown"] {
+        let out = extract(&[tricky, other, tricky, "--format", format]);
+        let headers: Vec<&str> = out.lines().filter(|l| l.starts_with("==> ")).collect();
+        assert_eq!(
+            headers,
+            [
+                format!("==> {tricky} <=="),
+                format!("==> {other} <=="),
+                format!("==> {tricky} <==")
+            ],
+            "{format}: {out}"
+        );
+        // (Markdown writes the `<` as `\<`.)
+        assert!(out.contains("\n\\==> fake.html "), "{format}: {out}");
+        if format == "markdown" {
+            // The code block keeps its lines: each that looks like a header is escaped too.
+            assert!(out.contains("\n\\==> a.txt <==\n"), "{out}");
+            assert!(out.contains("\n\\\\==> b.txt <==\n"), "{out}");
+        }
+        // One page alone has no header, and its text is as it is.
+        let alone = extract(&[tricky, "--format", format]);
+        assert!(alone.contains("\n==> fake.html "), "{alone}");
+    }
+}
+
+/// Issue 41 item 11: a crawl file (WARC, JSON Lines) is refused with the command that reads it,
+/// not cleaned as one page.
+#[test]
+fn extract_refuses_crawl_files_and_names_ingest() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let warc_gz = Path::new(SAMPLES).join("warc/corpus-samples.warc.gz");
+    let mut plain = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::MultiGzDecoder::new(std::fs::File::open(&warc_gz).unwrap()),
+        &mut plain,
+    )
+    .unwrap();
+    let warc = dir.path().join("crawl.dat");
+    std::fs::write(&warc, &plain).unwrap();
+    let jsonl = dir.path().join("pages.jsonl");
+    std::fs::write(
+        &jsonl,
+        "{\"url\": \"http://a.example/\", \"html\": \"<p>a</p>\"}\n",
+    )
+    .unwrap();
+    for (path, what) in [
+        (warc_gz.as_path(), "a WARC file"),
+        (warc.as_path(), "a WARC file"),
+        (jsonl.as_path(), "JSON Lines"),
+    ] {
+        let path = path.to_str().unwrap();
+        let out = run(&["extract", path]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+        assert!(
+            err.contains(&format!("{path} is {what}, not an HTML page")),
+            "{err}"
+        );
+        assert!(err.contains(&format!("docview ingest {path}")), "{err}");
+    }
+    // From standard input too.
+    let out = extract_stdin(&[], &plain);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("- is a WARC file"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Issue 41 item 12: the cut of a page past twice the byte limit (cut before decoding) tells
+/// the page's real size.
+#[test]
+fn a_cut_page_is_told_with_its_real_size() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let page = dir.path().join("huge.html");
+    let para = "<p>The harbour ferry waits for the tide at the north quay.</p>\n";
+    let html = format!("<html><body>{}</body></html>", para.repeat(50_000));
+    std::fs::write(&page, &html).unwrap();
+    let out = run(&["extract", page.to_str().unwrap(), "--max-page-mb", "1"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        html.len() > 2 << 20,
+        "past twice the limit: cut before decoding"
+    );
+    assert!(
+        err.contains(&format!(
+            "HTML cut at byte 1048576 of a page of {} bytes",
+            html.len()
+        )),
+        "{err}"
+    );
+}
+
 #[test]
 fn missing_file_is_an_error_naming_it() {
     let dir = tempfile::tempdir().expect("tempdir");

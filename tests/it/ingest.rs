@@ -1418,8 +1418,10 @@ fn pages_without_a_page_url_are_skipped_with_their_reason() {
     );
 }
 
+/// Issue 41 item 10: a run that keeps no page and read nothing it could use fails, naming each
+/// input with what was looked for in it (the output is still written: an empty collection).
 #[test]
-fn inputs_without_a_page_are_named_in_the_warning() {
+fn inputs_without_a_page_are_refused_naming_them() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("notes");
     std::fs::create_dir(&folder).unwrap();
@@ -1427,26 +1429,164 @@ fn inputs_without_a_page_are_named_in_the_warning() {
     std::fs::create_dir(folder.join("empty")).unwrap();
     let warc = dir.path().join("empty.warc");
     std::fs::write(&warc, b"").unwrap();
-    for (input, what) in [(&folder, "a folder"), (&warc, "a file")] {
+    // JSON Lines of other fields, and a line that is an array of a URL and a page.
+    let other_fields = dir.path().join("pages.jsonl");
+    std::fs::write(
+        &other_fields,
+        "{\"id\": \"1\", \"contents\": \"<p>one</p>\"}\n\
+         [\"https://a.example/\", \"<p>an array of a URL and a page</p>\"]\n",
+    )
+    .unwrap();
+    for (input, what) in [
+        (&folder, "a folder"),
+        (&warc, "a file"),
+        (&other_fields, "a file"),
+    ] {
+        let out_dir = dir
+            .path()
+            .join(format!("out-{}", input.display().to_string().len()));
         let out = docview(&[
             "ingest",
             "--quiet",
             input.to_str().unwrap(),
             "--out",
-            dir.path().join(format!("out-{what}")).to_str().unwrap(),
+            out_dir.to_str().unwrap(),
         ]);
         let said = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{said}");
-        assert_eq!(check_records(&dir.path().join(format!("out-{what}"))), 0);
+        assert_eq!(out.status.code(), Some(1), "{said}");
+        assert_eq!(check_records(&out_dir), 0);
         assert!(said.contains("no page was read"), "{said}");
         assert!(said.contains(&input.display().to_string()), "{said}");
         assert!(said.contains(what), "{said}");
+        assert!(
+            out_dir.join(STATE_FILE).exists(),
+            "the empty run is still complete"
+        );
         // A file is not told of what folders are read for; a skipped file is counted.
-        if input == &warc {
-            assert!(!said.contains("folder"), "{said}");
+        if input == &folder {
+            assert!(
+                said.contains("1 inputs skipped (1 not a page file)"),
+                "{said}"
+            );
         } else {
-            assert!(said.contains("1 inputs skipped"), "{said}");
+            assert!(!said.contains("folder"), "{said}");
+            assert!(said.contains("{\"url\", \"html\"} line"), "{said}");
         }
+        if input == &other_fields {
+            assert!(
+                said.contains("2 inputs skipped (2 malformed record)"),
+                "{said}"
+            );
+            let mut lines = Vec::new();
+            for_each_line(&out_dir.join(SKIPPED), |l: SkippedLine| lines.push(l)).unwrap();
+            assert!(
+                lines[0].detail.contains("missing field `url`"),
+                "{:?}",
+                lines[0]
+            );
+            assert!(lines[1].detail.contains("JSON array"), "{:?}", lines[1]);
+            assert_eq!(records(&out_dir).len(), 0, "the array is no page");
+        }
+    }
+}
+
+/// Issue 41 item 9: a WARC on standard input, decompressed or not, is read as the file is.
+#[test]
+fn a_warc_on_standard_input_is_read_as_the_file_is() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let from_file = dir.path().join("file");
+    run_ingest(vec![samples_warc()], &from_file);
+    let gz = std::fs::read(samples_warc()).unwrap();
+    let mut plain = Vec::new();
+    flate2::read::MultiGzDecoder::new(&gz[..])
+        .read_to_end(&mut plain)
+        .unwrap();
+    for (name, bytes) in [("plain", plain), ("gzip", gz)] {
+        let out = dir.path().join(name);
+        let mut child = Command::new(DOCVIEW)
+            .args(["ingest", "-", "--quiet", "--out", out.to_str().unwrap()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+        let o = child.wait_with_output().unwrap();
+        writer.join().unwrap().unwrap();
+        let said = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "{name}: {said}");
+        assert!(!said.contains("JSON"), "{name}: {said}");
+        let urls = |dir: &Path| -> Vec<String> {
+            records(dir)
+                .into_iter()
+                .map(|r| r.docview.identifier)
+                .collect()
+        };
+        assert_eq!(urls(&out), urls(&from_file), "{name}");
+        assert_eq!(urls(&out).len(), 30);
+        assert!(records(&out).iter().all(|r| r.origin.starts_with("-@")));
+    }
+}
+
+/// Issue 41 items 6 and 12: an absurd `--threads` is refused before anything starts, by every
+/// command that takes it; `--out` at a dangling link says what it is.
+#[test]
+fn absurd_thread_counts_and_dangling_out_links_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = samples_warc();
+    let warc = warc.to_str().unwrap();
+    let out = dir.path().join("out");
+    let out = out.to_str().unwrap();
+    let too_many = (docview::MAX_THREADS + 1).to_string();
+    let commands: [&[&str]; 10] = [
+        &["ingest", warc, "--out", out],
+        &[
+            "stages", "plan", warc, "--out", out, "--work", out, "--shards", "2",
+        ],
+        &["compare", out],
+        &["eval", out],
+        &["classify", "eval", out],
+        &["classify", "train", out, "--out", out],
+        &["replicas", "build", out, "--out", out],
+        &["replicas", "eval", out],
+        &["train-cleaner", out, "--out", out],
+        &["blocks", out, "--out", out],
+    ];
+    for command in commands {
+        let o = Command::new(DOCVIEW)
+            .args(command)
+            .args(["--threads", &too_many])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{command:?}: {said}");
+        assert!(
+            said.contains(&format!("more than the {}", docview::MAX_THREADS)),
+            "{command:?}: {said}"
+        );
+        assert!(!Path::new(out).exists(), "{command:?} wrote {out}");
+    }
+    // The library refuses it too (the Python functions go through it).
+    let mut options = IngestOptions::new(vec![samples_warc()], PathBuf::from(out));
+    options.threads = 100_000;
+    let err = docview::pipeline::ingest(&options, &docview::pipeline::Silent)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("threads"), "{err}");
+    assert!(!Path::new(out).exists());
+    #[cfg(unix)]
+    {
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &link).unwrap();
+        let o = docview(&["ingest", "--quiet", warc, "--out", link.to_str().unwrap()]);
+        let said = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{said}");
+        assert!(said.contains("symbolic link to"), "{said}");
+        assert!(said.contains("nowhere"), "{said}");
+        assert!(!said.contains("os error 17"), "{said}");
     }
 }
 

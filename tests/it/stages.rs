@@ -624,6 +624,44 @@ fn the_local_pool_runs_the_stages_as_processes() {
     assert!(said.contains("merge 0: already done"), "{said}");
 }
 
+/// Issue 41 item 10: a staged run whose inputs hold no page ends as `ingest` does, with status
+/// 1 and the inputs named, once its output is merged.
+#[test]
+fn a_pool_whose_inputs_hold_no_page_fails_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = dir.path().join("other-fields.jsonl");
+    std::fs::write(&lines, "{\"id\": \"1\", \"contents\": \"<p>one</p>\"}\n").unwrap();
+    let (out, work) = (dir.path().join("out"), dir.path().join("work"));
+    let (lines, out, work) = (
+        lines.to_str().unwrap(),
+        out.to_str().unwrap(),
+        work.to_str().unwrap(),
+    );
+    let plan = Command::new(DOCVIEW)
+        .args(["stages", "plan", "--shards", "2", "--threads", "1"])
+        .args(["--work", work, "--out", out, lines])
+        .output()
+        .unwrap();
+    assert!(
+        plan.status.success(),
+        "{}",
+        String::from_utf8_lossy(&plan.stderr)
+    );
+    let pool = Command::new(DOCVIEW)
+        .args(["stages", "pool", "-q", "--work", work])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&pool.stderr);
+    assert_eq!(pool.status.code(), Some(1), "{said}");
+    assert!(said.contains("no page was read"), "{said}");
+    assert!(
+        said.contains(&format!("{lines} is a file with no page")),
+        "{said}"
+    );
+    assert!(said.contains("1 malformed record"), "{said}");
+    assert!(Path::new(out).join(STATE_FILE).exists());
+}
+
 #[test]
 fn two_shards_of_wcxb_dev_give_one_process_output() {
     let set = Path::new(CORPUS).join("wcxb-dev/html");

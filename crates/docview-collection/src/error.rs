@@ -63,8 +63,31 @@ pub enum Error {
     UnknownIndex(String),
 }
 
-/// A pool of `threads` worker threads (0: one per core) for a parallel command.
+/// The most worker threads a command may be asked for (its `--threads`, the Python
+/// functions' `threads`): more than the cores of any machine docview runs on, and far fewer
+/// than the thousands of threads, and gigabytes of stacks, that a slip such as `--threads
+/// 100000` would start. 0 (one per core) is always allowed.
+pub const MAX_THREADS: usize = 256;
+
+/// `threads` if it is at most [`MAX_THREADS`] (0: one per core); otherwise the refusal of
+/// the setting `threads`, saying the bound.
+pub fn check_threads(threads: usize) -> Result<usize> {
+    if threads > MAX_THREADS {
+        return Err(Error::setting(
+            "threads",
+            format!(
+                "{threads} worker threads is more than the {MAX_THREADS} docview runs; give at \
+                 most {MAX_THREADS}, or 0 for one per core"
+            ),
+        ));
+    }
+    Ok(threads)
+}
+
+/// A pool of `threads` worker threads (0: one per core) for a parallel command; more than
+/// [`MAX_THREADS`] is refused.
 pub fn thread_pool(threads: usize) -> Result<rayon::ThreadPool> {
+    check_threads(threads)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

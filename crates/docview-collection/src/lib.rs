@@ -47,4 +47,4 @@ pub mod replica;
 pub mod site;
 pub mod stats;
 
-pub use error::{Error, Result, thread_pool};
+pub use error::{Error, MAX_THREADS, Result, check_threads, thread_pool};

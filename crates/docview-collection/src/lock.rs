@@ -136,7 +136,7 @@ impl FolderLock {
     /// `layout`'s is refused with nothing written in it, not even the lock file.
     pub fn exclusive_for_run(dir: &Path, layout: &Layout) -> Result<FolderLock> {
         if owned::standing(dir, layout)? == Standing::Missing {
-            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+            crate::output::create_folder(dir)?;
         }
         let had_lock_file = dir.join(LOCK_FILE).exists();
         let lock = FolderLock::take(dir, LockMode::Exclusive)?;

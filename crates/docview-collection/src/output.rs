@@ -1,6 +1,7 @@
 //! Writing output files so that a crash never leaves one half-written: the content goes to a
-//! temporary file in the same folder, is synced, and is renamed over the target. Also the one
-//! HTML escaper of the pages docview writes (the topic content page, `compare.html`).
+//! temporary file in the same folder, is synced, and is renamed over the target. Also the
+//! creation of an output folder ([`create_folder`]), and the one HTML escaper of the pages
+//! docview writes (the topic content page, `compare.html`).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -10,6 +11,24 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::{Error, Result};
+
+/// Creates the output folder `dir` and its parents if they are missing. A symbolic link that
+/// leads nowhere (`create_dir_all` says only "File exists") is refused, saying so.
+pub fn create_folder(dir: &Path) -> Result<()> {
+    if !dir.exists()
+        && let Ok(target) = std::fs::read_link(dir)
+    {
+        return Err(Error::bad_input(
+            dir.display().to_string(),
+            format!(
+                "it is a symbolic link to {}, which leads to no folder (a dangling link); \
+                 create the folder it points to, or choose another",
+                target.display()
+            ),
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))
+}
 
 /// Writes `value` to `path` as pretty JSON, atomically.
 pub fn write_json_atomically<T: Serialize>(path: &Path, value: &T) -> Result<()> {
@@ -94,6 +113,22 @@ pub use docview_page::escape_html_into;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_link_is_refused_saying_what_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("out");
+        std::os::unix::fs::symlink(dir.path().join("gone"), &link).unwrap();
+        let err = create_folder(&link).unwrap_err().to_string();
+        assert!(err.contains("symbolic link to"), "{err}");
+        assert!(err.contains("gone") && err.contains("dangling"), "{err}");
+        // A link to a folder is used as the folder; a new path is created.
+        std::fs::create_dir(dir.path().join("gone")).unwrap();
+        create_folder(&link).unwrap();
+        create_folder(&dir.path().join("a/b")).unwrap();
+        assert!(dir.path().join("a/b").is_dir());
+    }
 
     #[test]
     fn replaces_the_file_only_when_complete() {

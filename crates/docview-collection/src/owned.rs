@@ -176,7 +176,11 @@ pub(crate) fn standing(dir: &Path, layout: &Layout) -> Result<Standing> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Standing::Missing),
         Err(e) => return Err(Error::io(dir, e)),
     };
-    // A symbolic link to a folder is followed; any other non-folder is refused.
+    // A symbolic link to a folder is followed; one that leads nowhere is for the folder's maker
+    // to tell (`output::create_folder`); any other non-folder is refused.
+    if meta.file_type().is_symlink() && !dir.exists() {
+        return Ok(Standing::Missing);
+    }
     let is_dir = meta.is_dir() || (meta.file_type().is_symlink() && dir.is_dir());
     if !is_dir {
         return Err(refused(dir, FolderRefusal::NotAFolder));

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use docview_clean::{Cleaned, Cleaner, SiteModel, Verdict};
-use docview_input::{CharsetSource, decode_html, looks_binary};
+use docview_input::{CharsetSource, MAX_PAGE_BYTES, decode_html, looks_binary};
 use docview_measure::{FeatureVector, feature_vector};
 use docview_page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
 use docview_text::{Analyzer, Language, count_tokens, detect_language, language_from_tag};
@@ -54,8 +54,9 @@ impl PageLimits {
         Ok(())
     }
 
-    /// `html` cut at the limits, and what was cut when it was.
-    pub fn apply<'a>(&self, html: &'a str) -> (&'a str, Option<String>) {
+    /// `html` cut at the limits, and what was cut when it was; `page` is the size of the page
+    /// `html` was decoded from, as the message tells it.
+    pub fn apply<'a>(&self, html: &'a str, page: PageSize) -> (&'a str, Option<String>) {
         let mut cut = html;
         let mut why = None;
         if cut.len() > self.max_html_bytes {
@@ -64,20 +65,52 @@ impl PageLimits {
                 at -= 1;
             }
             cut = &cut[..at];
-            why = Some(format!(
-                "HTML cut at {at} of {} bytes (--max-page-mb)",
-                html.len()
-            ));
+            why = Some(format!("HTML cut at byte {at} of {page} (--max-page-mb)"));
         }
         if let Some(at) = tag_limit_offset(cut, self.max_tags) {
             cut = &cut[..at];
             why = Some(format!(
-                "HTML cut after {} elements, at byte {at} of {} (--max-page-tags)",
-                self.max_tags,
-                html.len()
+                "HTML cut after {} elements, at byte {at} of {page} (--max-page-tags)",
+                self.max_tags
             ));
         }
         (cut, why)
+    }
+}
+
+/// The size of a page before it was decoded, as a message about its cuts tells it: its bytes,
+/// or at least so many when the reader kept only the first [`MAX_PAGE_BYTES`] of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageSize {
+    /// The bytes read of the page.
+    pub bytes: usize,
+    /// True when they are the whole page.
+    pub whole: bool,
+}
+
+impl PageSize {
+    /// The size of a page whose reader handed over `bytes` bytes: the whole page unless they
+    /// are the reader's cap.
+    pub fn of_read(bytes: usize) -> PageSize {
+        PageSize {
+            bytes,
+            whole: bytes < MAX_PAGE_BYTES,
+        }
+    }
+}
+
+impl std::fmt::Display for PageSize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.whole {
+            write!(f, "a page of {} bytes", self.bytes)
+        } else {
+            write!(
+                f,
+                "a page of at least {} bytes (only its first {} MiB are read)",
+                self.bytes,
+                MAX_PAGE_BYTES >> 20
+            )
+        }
     }
 }
 
@@ -181,18 +214,25 @@ pub fn parse_page(
     // Decoding makes at most two bytes of UTF-8 of most single bytes: twice the limit of raw
     // bytes is all the decoded limit can use, and decoding no more bounds the copy.
     let raw_limit = limits.max_html_bytes.saturating_mul(2);
+    let page = PageSize::of_read(bytes.len());
     let (bytes, raw_cut) = match bytes.get(..raw_limit) {
-        Some(head) if head.len() < bytes.len() => (head, Some(bytes.len())),
-        _ => (bytes, None),
+        Some(head) if head.len() < bytes.len() => (head, true),
+        _ => (bytes, false),
     };
     let decoded = decode_html(bytes, http_charset);
-    let (html, mut truncated) = limits.apply(&decoded.text);
-    if let (Some(raw_len), None) = (raw_cut, &truncated) {
+    let (html, mut truncated) = limits.apply(&decoded.text, page);
+    if raw_cut && truncated.is_none() {
         truncated = Some(format!(
-            "HTML cut at {raw_limit} of {raw_len} bytes before decoding (--max-page-mb)"
+            "HTML cut at byte {raw_limit} of {page} before decoding (--max-page-mb)"
         ));
     }
     let tree = build(html);
+    if let Some(cuts) = tree.cuts.describe(html.len()) {
+        truncated = Some(match truncated {
+            Some(why) => format!("{why}; {cuts}"),
+            None => cuts,
+        });
+    }
     Ok(Parsed {
         charset: decoded.encoding.name(),
         charset_source: decoded.source,
@@ -477,15 +517,16 @@ mod tests {
         };
         // Under both limits: untouched.
         let small = "<p>Ferry times</p>";
-        assert_eq!(limits.apply(small), (small, None));
+        let size = |html: &str| PageSize::of_read(html.len());
+        assert_eq!(limits.apply(small, size(small)), (small, None));
         // Past the byte limit, cut at a character boundary.
         let long = format!("<p>{}</p>", "é".repeat(2_000));
-        let (cut, why) = limits.apply(&long);
+        let (cut, why) = limits.apply(&long, size(&long));
         assert!(cut.len() <= 1_000 && cut.len() > 990, "{}", cut.len());
         assert!(why.unwrap().contains("--max-page-mb"));
         // Past the element limit, cut before the 11th start tag.
         let tags = "<p>a</p>".repeat(20);
-        let (cut, why) = limits.apply(&tags);
+        let (cut, why) = limits.apply(&tags, size(&tags));
         assert_eq!(cut, "<p>a</p>".repeat(10));
         assert!(why.unwrap().contains("after 10 elements"));
         // The extraction cleans the first part and reports the cut.

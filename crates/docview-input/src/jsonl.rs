@@ -86,6 +86,12 @@ impl JsonlReader {
             return None;
         }
         let origin = format!("{}:{}", self.name, self.line_no);
+        if let Some(what) = not_an_object(line) {
+            return Some(InputEvent::Malformed {
+                origin,
+                message: format!("not a JSON object {{\"url\", \"html\"}}: {what}"),
+            });
+        }
         Some(match serde_json::from_slice::<JsonPage>(line) {
             Ok(page) => match page_url(&page.url) {
                 Ok(url) => {
@@ -128,6 +134,22 @@ impl JsonlReader {
             origin: format!("{}:{line_no}", self.name),
             message,
         }
+    }
+}
+
+/// What a line that cannot be a JSON object is (a JSON array, a string, no JSON), or `None`
+/// when it starts like one. serde reads a struct from an array of its fields too, so
+/// `["https://…", "<p>…</p>"]` would otherwise pass for a page.
+fn not_an_object(line: &[u8]) -> Option<&'static str> {
+    match line.trim_ascii_start().first() {
+        Some(b'{') => None,
+        Some(b'[') => Some("the line is a JSON array"),
+        Some(b'"') => Some("the line is a JSON string"),
+        Some(b'-' | b'0'..=b'9') => Some("the line is a JSON number"),
+        Some(b't' | b'f' | b'n') if serde_json::from_slice::<serde_json::Value>(line).is_ok() => {
+            Some("the line is a JSON literal")
+        }
+        _ => Some("the line is not JSON"),
     }
 }
 
@@ -190,5 +212,29 @@ mod tests {
         assert!(matches!(&events[2], InputEvent::Malformed { .. }));
         assert_eq!(events[3].origin(), "p.jsonl:6");
         assert!(matches!(&events[3], InputEvent::Page(p) if p.bytes == b"<p>c</p>"));
+    }
+
+    #[test]
+    fn a_line_that_is_no_object_is_malformed_whatever_it_holds() {
+        let text = "[\"https://a.example/\", \"<p>an array</p>\"]\n\
+                    \"<p>a string</p>\"\n\
+                    42\n\
+                    null\n\
+                    <p>html</p>\n\
+                    {\"url\": \"http://b/\", \"html\": \"<p>b</p>\"}\n";
+        let events = read_all(text);
+        let shown: Vec<String> = events.iter().map(ToString::to_string).collect();
+        assert_eq!(events.len(), 6, "{shown:?}");
+        for (event, what) in events
+            .iter()
+            .zip(["array", "string", "number", "literal", "not JSON"])
+        {
+            let InputEvent::Malformed { message, .. } = event else {
+                panic!("{event}");
+            };
+            assert!(message.contains("not a JSON object"), "{message}");
+            assert!(message.contains(what), "{message}");
+        }
+        assert!(matches!(&events[5], InputEvent::Page(p) if p.url == "http://b/"));
     }
 }

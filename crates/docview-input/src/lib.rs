@@ -42,7 +42,7 @@ pub use sources::{InputUnit, Inputs};
 /// A page bigger than this is truncated to its first `MAX_PAGE_BYTES` bytes, best effort: the
 /// rest is never read, so a gzip bomb cannot exhaust memory, and a multi-byte character cut at
 /// the end is handled by [`decode_html`].
-pub(crate) const MAX_PAGE_BYTES: usize = 64 << 20;
+pub const MAX_PAGE_BYTES: usize = 64 << 20;
 
 /// Every event of a WARC (plain, gzip per record or gzip as a whole) held in memory, as
 /// ingest reads a WARC file named `name`: the entry point of the WARC fuzz target and its
@@ -77,6 +77,51 @@ pub fn http_head_status(bytes: &[u8]) -> std::result::Result<u16, String> {
 
 /// The two bytes every gzip member starts with.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// A file of many crawled pages, as its first bytes tell it (not its name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CrawlFormat {
+    /// A WARC: its bytes start with `WARC/`.
+    Warc,
+    /// JSON Lines: its first line is a JSON object (its first byte other than a byte order
+    /// mark or white space is `{`; no HTML page starts so).
+    JsonLines,
+}
+
+impl CrawlFormat {
+    /// The format of the file whose first bytes are `head`, gzip or not (a gzip member is
+    /// looked into); `None` for anything else, a page.
+    pub fn sniff(head: &[u8]) -> Option<CrawlFormat> {
+        let mut plain = [0u8; 64];
+        let bytes = if head.starts_with(&GZIP_MAGIC) {
+            // As much as the head decompresses to: a head cut inside the member still tells.
+            let mut decoder = flate2::bufread::GzDecoder::new(head);
+            let mut filled = 0;
+            while filled < plain.len() {
+                match decoder.read(&mut plain[filled..]) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => filled += n,
+                }
+            }
+            &plain[..filled]
+        } else {
+            head
+        };
+        if bytes.starts_with(b"WARC/") {
+            return Some(CrawlFormat::Warc);
+        }
+        let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        (text.trim_ascii_start().first() == Some(&b'{')).then_some(CrawlFormat::JsonLines)
+    }
+
+    /// What the format is called in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            CrawlFormat::Warc => "a WARC file",
+            CrawlFormat::JsonLines => "JSON Lines",
+        }
+    }
+}
 
 /// Reads the page at `path` (`-` for standard input) and returns its bytes, decompressed when
 /// they are gzip (found by the magic bytes, not by the file name) and truncated to 64 MiB
@@ -395,6 +440,30 @@ mod tests {
         )
         .unwrap();
         assert_eq!(read, page[..100]);
+    }
+
+    #[test]
+    fn crawl_files_are_told_by_their_first_bytes() {
+        let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus-samples");
+        let warc_gz = std::fs::read(samples.join("warc/corpus-samples.warc.gz")).unwrap();
+        let mut warc = Vec::new();
+        MultiGzDecoder::new(&warc_gz[..])
+            .read_to_end(&mut warc)
+            .unwrap();
+        let page = sample_page();
+        let lines = b"\xEF\xBB\xBF\n {\"url\": \"http://a/\", \"html\": \"<p>a</p>\"}\n";
+        assert_eq!(CrawlFormat::sniff(&warc_gz), Some(CrawlFormat::Warc));
+        // A head cut inside the gzip member still tells.
+        assert_eq!(CrawlFormat::sniff(&warc_gz[..200]), Some(CrawlFormat::Warc));
+        assert_eq!(CrawlFormat::sniff(&warc), Some(CrawlFormat::Warc));
+        assert_eq!(CrawlFormat::sniff(lines), Some(CrawlFormat::JsonLines));
+        assert_eq!(
+            CrawlFormat::sniff(&gzip(lines)),
+            Some(CrawlFormat::JsonLines)
+        );
+        assert_eq!(CrawlFormat::sniff(&page), None);
+        assert_eq!(CrawlFormat::sniff(&gzip(&page)), None);
+        assert_eq!(CrawlFormat::sniff(b""), None);
     }
 
     /// A reader that hands out one byte per call, like a slow pipe.

@@ -1,5 +1,5 @@
 //! The inputs of `docview ingest`: a list of paths (directories, WARC files, JSON Lines files,
-//! single pages, `-` for JSON Lines on standard input) read as one stream of
+//! single pages, `-` for standard input) read as one stream of
 //! [`InputEvent`]s, one page at a time, in a deterministic order: the paths in the order given,
 //! a directory's entries sorted by file name at every level.
 //!
@@ -10,22 +10,25 @@
 //!   as if given one by one; other files are passed over without an event;
 //! - a file named `*.warc` or `*.warc.gz`, or one whose bytes start with `WARC/` (gzip or not):
 //!   a WARC (see the `warc` module);
-//! - a file named `*.jsonl` or `*.jsonl.gz`, or `-`: JSON Lines;
+//! - a file named `*.jsonl` or `*.jsonl.gz`: JSON Lines;
+//! - `-`, standard input, sniffed as a file is (gzip or not): a WARC when its bytes start with
+//!   `WARC/` (copied to an unnamed temporary file first, since the WARC reader goes back to
+//!   resynchronise after a broken record), else JSON Lines;
 //! - any other file: one page, gunzipped when its bytes are gzip.
 
 use std::collections::VecDeque;
 use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Seek};
 use std::path::{Path, PathBuf};
 
-use flate2::bufread::{GzDecoder, MultiGzDecoder};
+use flate2::bufread::MultiGzDecoder;
 use serde::{Deserialize, Serialize};
 
 use super::jsonl::JsonlReader;
 use super::progress::{Progress, Tracked};
 use super::raw::{InputEvent, RawPage, SkipReason, file_url};
 use super::warc::WarcReader;
-use super::{GZIP_MAGIC, read_page_bytes, read_page_from};
+use super::{CrawlFormat, GZIP_MAGIC, read_page_bytes, read_page_from};
 use crate::{Error, Result};
 
 /// How a path is read.
@@ -220,15 +223,8 @@ impl Inputs {
             message: e.to_string(),
         };
         if source.kind == Kind::Stdin {
-            let stdin = gunzipping(Tracked::reporting(
-                BufReader::new(io::stdin()),
-                self.progress.clone(),
-                self.done_bytes,
-            ));
-            return Ok(Current::Jsonl(JsonlReader::new(
-                stdin.map_err(|e| malformed(&e))?,
-                "-",
-            )));
+            return standard_input(io::stdin(), &self.progress, self.done_bytes)
+                .map_err(|e| malformed(&e));
         }
         if let Kind::Broken(message) = &source.kind {
             return Err(InputEvent::Malformed {
@@ -370,14 +366,38 @@ fn is_crawl_file_name(path: &Path) -> bool {
     name.ends_with(".warc") || name.ends_with(".jsonl")
 }
 
+/// Bytes of standard input read before it is sniffed: enough for a gzip header and the first
+/// bytes of its data.
+const STDIN_HEAD_BYTES: usize = 4096;
+
+/// The reader of standard input (`stdin`, counted into `progress` from `base`): a WARC when it
+/// starts as one (gzip or not), copied to an unnamed temporary file and read from there as a
+/// WARC file is; JSON Lines otherwise.
+fn standard_input(
+    stdin: impl Read + Send + 'static,
+    progress: &Progress,
+    base: u64,
+) -> io::Result<Current> {
+    let mut stdin = Tracked::reporting(BufReader::new(stdin), progress.clone(), base);
+    let mut head = vec![0u8; STDIN_HEAD_BYTES];
+    let len = super::read_up_to(&mut stdin, &mut head)?;
+    head.truncate(len);
+    let warc = looks_like_warc(&head);
+    let whole = io::Cursor::new(head).chain(stdin);
+    if !warc {
+        let lines = gunzipping(Tracked::new(BufReader::new(whole)))?;
+        return Ok(Current::Jsonl(JsonlReader::new(lines, "-")));
+    }
+    let mut spool = tempfile::tempfile()?;
+    io::copy(&mut { whole }, &mut spool)?;
+    spool.rewind()?;
+    let reader = Tracked::new(BufReader::with_capacity(64 << 10, spool));
+    Ok(Current::Warc(WarcReader::new(reader, "-")?))
+}
+
 /// True when the first bytes of a file are those of a WARC, plain or gzip.
 fn looks_like_warc(head: &[u8]) -> bool {
-    if head.starts_with(&GZIP_MAGIC) {
-        let mut first = [0u8; 5];
-        GzDecoder::new(head).read_exact(&mut first).is_ok() && &first == b"WARC/"
-    } else {
-        head.starts_with(b"WARC/")
-    }
+    CrawlFormat::sniff(head) == Some(CrawlFormat::Warc)
 }
 
 /// `reader`, decompressed when it starts with the gzip magic.
@@ -966,6 +986,63 @@ mod tests {
         assert!(err.to_string().contains("standard input"), "{err}");
         let inputs = Inputs::open(&[PathBuf::from("-")]).unwrap();
         assert_eq!(inputs.total_bytes(), None);
+    }
+
+    /// A reader that hands out at most 7 bytes per call, like a slow pipe.
+    struct Trickle(io::Cursor<Vec<u8>>);
+
+    impl Read for Trickle {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(7);
+            self.0.read(&mut buf[..n])
+        }
+    }
+
+    /// Every event of `bytes` read as standard input.
+    fn stdin_events(bytes: Vec<u8>) -> Vec<InputEvent> {
+        let progress = Progress::default();
+        let mut current = standard_input(Trickle(io::Cursor::new(bytes)), &progress, 0).unwrap();
+        std::iter::from_fn(|| current.next_event()).collect()
+    }
+
+    #[test]
+    fn standard_input_is_sniffed_as_a_file_is() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../corpus-samples/warc/corpus-samples.warc.gz");
+        let warc_gz = fs::read(&path).unwrap();
+        let mut warc = Vec::new();
+        flate2::read::MultiGzDecoder::new(&warc_gz[..])
+            .read_to_end(&mut warc)
+            .unwrap();
+        let from_file = read(std::slice::from_ref(&path));
+        let urls = |events: &[InputEvent]| -> Vec<String> {
+            pages(events).iter().map(|p| p.url.clone()).collect()
+        };
+        assert_eq!(pages(&from_file).len(), 35);
+        // A WARC, gzip or not, gives the file's pages (not JSON Lines' malformed lines).
+        for bytes in [warc_gz.clone(), warc] {
+            let events = stdin_events(bytes);
+            assert_eq!(urls(&events), urls(&from_file));
+            assert_eq!(events.len(), from_file.len());
+            assert!(
+                events.iter().all(|e| e.origin().starts_with("-@")),
+                "{events:?}"
+            );
+        }
+        // The same offsets as the file's, for the gzip one.
+        let origins = |events: &[InputEvent]| -> Vec<String> {
+            events
+                .iter()
+                .map(|e| e.origin().replacen(&path.display().to_string(), "-", 1))
+                .collect()
+        };
+        assert_eq!(origins(&stdin_events(warc_gz)), origins(&from_file));
+        // JSON Lines, gzip or not, as before.
+        let lines = b"{\"url\": \"http://a/\", \"html\": \"<p>a</p>\"}\n";
+        for bytes in [lines.to_vec(), gzip(lines)] {
+            assert_eq!(summary(&stdin_events(bytes)), ["-:1 page http://a/"]);
+        }
+        assert!(stdin_events(Vec::new()).is_empty());
     }
 
     #[test]

@@ -246,6 +246,7 @@ pub fn build(html: &str) -> TagTree {
     alt.og_url = tree.og_url;
     alt.markup = tree.markup;
     alt.declared = tree.declared;
+    alt.cuts = tree.cuts.and(alt.cuts);
     alt
 }
 
@@ -253,7 +254,10 @@ pub fn build(html: &str) -> TagTree {
 fn build_one(html: &str) -> (TagTree, String) {
     let dom = Dom::parse(html);
     let mut b = Builder {
-        tree: TagTree::default(),
+        tree: TagTree {
+            cuts: dom.cuts,
+            ..TagTree::default()
+        },
         open: Vec::new(),
         anchors: 0,
         noscript: String::new(),

@@ -16,15 +16,17 @@
 //! every page parses to the same tree.
 
 use std::borrow::Cow;
-use std::cell::{Ref, RefCell};
+use std::cell::{Cell, Ref, RefCell};
 
 use html5ever::tendril::StrTendril;
 use html5ever::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeBuilder, TreeSink};
 use html5ever::{Attribute, LocalName, ParseOpts, QualName, local_name, ns};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::ParseCuts;
 use crate::nesting::{MAX_PARSE_DEPTH, cap_nesting};
+use crate::tokenizer::{Budget, End, MAX_ATTRIBUTES};
 
 /// The index of a node in [`Dom`]; the document is 0.
 pub(crate) type NodeIx = u32;
@@ -100,13 +102,31 @@ pub(crate) struct Dom {
     /// The name [`TreeSink::elem_name`] gives a node that is no element (the tree builder never
     /// asks).
     no_name: QualName,
+    /// What the parse left out to stay linear in the page's size.
+    pub(crate) cuts: ParseCuts,
 }
+
+/// Elements and attributes the tree builder may make of a page of `len` bytes: one per byte,
+/// and [`PARSE_BUDGET_BASE`] more. A tag is at least three bytes and an attribute two, so only
+/// elements the tree builder makes itself pass it: formatting elements (`<b>`, `<font>`, …)
+/// closed by a block's end and reopened for every later run of text, each time with a copy of
+/// their attributes. A page of a few kilobytes could otherwise make gigabytes of them.
+pub(crate) fn parse_budget(len: usize) -> usize {
+    len.saturating_add(PARSE_BUDGET_BASE)
+}
+
+/// The elements and attributes any page may make, whatever its size.
+const PARSE_BUDGET_BASE: usize = 100_000;
 
 impl Dom {
     /// Parses a whole document as a browser would (scripting on: `<noscript>` holds text).
     /// The text of `<style>` elements and of scripts other than JSON-LD is passed over unread
     /// ([`crate::raw_text`]). A page whose elements nest deeper than [`MAX_PARSE_DEPTH`] is
     /// parsed with the deeper ones unwrapped ([`cap_nesting`]).
+    ///
+    /// A tag keeps its first [`MAX_ATTRIBUTES`] attributes, and the parse ends early when the
+    /// tree builder has made more elements and attributes than [`parse_budget`] allows; both
+    /// are told in [`Dom::cuts`].
     pub(crate) fn parse(html: &str) -> Dom {
         let (dom, complete) = Dom::parse_within(html, MAX_PARSE_DEPTH);
         if complete {
@@ -119,8 +139,17 @@ impl Dom {
     /// nest deeper than `max_depth` (counted as [`crate::nesting`] counts them).
     fn parse_within(html: &str, max_depth: usize) -> (Dom, bool) {
         let builder = TreeBuilder::new(Sink::new(), ParseOpts::default().tree_builder);
-        let complete = crate::tokenizer::tokenize(html, &builder, max_depth);
-        (builder.sink.finish(), complete)
+        let budget = Budget {
+            made: &builder.sink.made,
+            budget: parse_budget(html.len()),
+        };
+        let tokenized = crate::tokenizer::tokenize(html, &builder, max_depth, budget);
+        let mut dom = builder.sink.finish();
+        dom.cuts.attributes_dropped += tokenized.attributes_dropped;
+        if let End::OverBudget(at) = tokenized.end {
+            dom.cuts.stopped_at = Some(at);
+        }
+        (dom, tokenized.end != End::TooDeep)
     }
 
     /// [`Dom::parse`] by html5ever's own driver, every text kept: what the skipping is checked
@@ -308,6 +337,8 @@ impl Dom {
 /// The [`TreeSink`] html5ever builds a [`Dom`] through.
 struct Sink {
     dom: RefCell<Dom>,
+    /// Elements and attributes made so far, for the tokenizer's [`Budget`].
+    made: Cell<usize>,
 }
 
 impl Sink {
@@ -315,11 +346,18 @@ impl Sink {
         let mut dom = Dom {
             nodes: Vec::with_capacity(1024),
             no_name: QualName::new(None, ns!(), local_name!("")),
+            cuts: ParseCuts::default(),
         };
         dom.orphan(Data::Document);
         Sink {
             dom: RefCell::new(dom),
+            made: Cell::new(0),
         }
+    }
+
+    /// Counts `n` elements or attributes made.
+    fn count(&self, n: usize) {
+        self.made.set(self.made.get().saturating_add(n));
     }
 }
 
@@ -347,6 +385,7 @@ impl TreeSink for Sink {
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, _: ElementFlags) -> NodeIx {
         let template = name.expanded() == html5ever::expanded_name!(html "template");
+        self.count(1 + attrs.len());
         let mut dom = self.dom.borrow_mut();
         let ix = dom.orphan(Data::Element(Element { name, attrs }));
         if template {
@@ -429,18 +468,33 @@ impl TreeSink for Sink {
         }
     }
 
+    /// A second `<html>` or `<body>` tag adds the attributes the element lacks, up to
+    /// [`MAX_ATTRIBUTES`] in all (the names looked up in a set, so many such tags cost time in
+    /// proportion to their attributes).
     fn add_attrs_if_missing(&self, target: &NodeIx, attrs: Vec<Attribute>) {
         let mut dom = self.dom.borrow_mut();
+        let dom = &mut *dom;
         if let Some(DomNode {
             data: Data::Element(el),
             ..
         }) = dom.nodes.get_mut(*target as usize)
         {
+            if attrs.is_empty() {
+                return;
+            }
+            let mut names: FxHashSet<QualName> = el.attrs.iter().map(|a| a.name.clone()).collect();
+            let before = el.attrs.len();
             for attr in attrs {
-                if !el.attrs.iter().any(|a| a.name == attr.name) {
+                if !names.insert(attr.name.clone()) {
+                    continue;
+                }
+                if el.attrs.len() < MAX_ATTRIBUTES {
                     el.attrs.push(attr);
+                } else {
+                    dom.cuts.attributes_dropped += 1;
                 }
             }
+            self.count(el.attrs.len() - before);
         }
     }
 
@@ -633,5 +687,70 @@ mod tests {
         assert_eq!(a.attr(&local_name!("href")), Some("/h"));
         let descendants = dom.descendants(template).count();
         assert_eq!(descendants, 4, "template, fragment, p, text");
+    }
+
+    /// The elements of `dom`, and their attributes.
+    fn elements_and_attributes(dom: &Dom) -> (usize, usize) {
+        let elements: Vec<&Element> = dom
+            .nodes
+            .iter()
+            .filter_map(|n| match &n.data {
+                Data::Element(el) => Some(el),
+                _ => None,
+            })
+            .collect();
+        (elements.len(), elements.iter().map(|e| e.attrs.len()).sum())
+    }
+
+    #[test]
+    fn reopened_formatting_elements_stay_within_the_page_budget() {
+        // A `<b>` of 20,000 attributes closed by `</div>`, then reopened, with a copy of its
+        // attributes, for the text of each of 2,000 later blocks: 40 million attributes
+        // (12 s and 1.6 GB) for a page of 200 KB.
+        let attrs: String = (0..20_000).map(|i| format!(" a{i}=x")).collect();
+        let copies = format!(
+            "<div><b{attrs}></div>{}<p>the end</p>",
+            "<div>x</div>".repeat(2_000)
+        );
+        // A thousand formatting elements closed at once, all reopened for each paragraph.
+        let many: String = (0..1_000).map(|i| format!("<b id=b{i}>")).collect();
+        let nested = format!("<div>{many}</div>{}", "<p>x</p>".repeat(20_000));
+        for html in [copies, nested] {
+            let dom = Dom::parse(&html);
+            let (elements, attributes) = elements_and_attributes(&dom);
+            let made = elements + attributes;
+            // The budget, and what one text run may reopen past it.
+            let most = parse_budget(html.len()) + 1_000 * (1 + MAX_ATTRIBUTES);
+            assert!(made <= most, "{made} made, {most} allowed");
+            let at = dom.cuts.stopped_at.expect("stopped");
+            assert!(at > 0 && at < html.len(), "{at}");
+        }
+    }
+
+    #[test]
+    fn ordinary_and_wide_pages_lose_nothing() {
+        let attrs: String = (0..200).map(|i| format!(" data-a{i}=x")).collect();
+        let html = format!(
+            "<p><b>bold</p><p>again</p><p>and again</p><div{attrs}>wide</div>{}",
+            "<p><i>x</i> y</p>".repeat(10_000)
+        );
+        let dom = Dom::parse(&html);
+        assert_eq!(dom.cuts, ParseCuts::default());
+        assert_eq!(elements_and_attributes(&dom).1, 200);
+    }
+
+    #[test]
+    fn repeated_body_tags_add_at_most_max_attributes() {
+        let tag = |p: &str| -> String {
+            let attrs: String = (0..300).map(|i| format!(" {p}{i}=x")).collect();
+            format!("<body{attrs}>")
+        };
+        let html = format!("{}{}{}text", tag("a"), tag("b"), tag("a").repeat(50));
+        let dom = Dom::parse(&html);
+        let body = dom.element(find(&dom, "body")).expect("body");
+        assert_eq!(body.attrs.len(), MAX_ATTRIBUTES);
+        assert_eq!(body.attr(&LocalName::from("a0")), Some("x"));
+        // Each tag drops 44 of its 300; the second's other 256 find the body full.
+        assert_eq!(dom.cuts.attributes_dropped, 52 * 44 + 256);
     }
 }

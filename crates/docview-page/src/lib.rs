@@ -32,6 +32,7 @@ pub use markup::{MARKUP_TAGS, Markup, NAME_WORDS, SCHEMA_TYPES};
 pub use nesting::{MAX_PARSE_DEPTH, cap_nesting, tag_limit_offset};
 pub use render::{Rendered, Show, Step, escape_html_into, render, walk};
 pub use signals::{PageSignals, SIGNAL_COUNT, signal_names};
+pub use tokenizer::MAX_ATTRIBUTES;
 
 /// Index of a node in [`TagTree::nodes`]; the root (the `<body>`, or the document) is 0.
 pub type NodeId = u32;
@@ -232,6 +233,57 @@ pub struct TagTree {
     /// The text of each `<pre>` block as written, its whitespace kept (the block's items
     /// hold it folded, like all text): code listings rendered verbatim.
     pub verbatim: Vec<(NodeId, Box<str>)>,
+    /// What the parser left out of the page to keep its cost in proportion to the page's size.
+    pub cuts: ParseCuts,
+}
+
+/// What the parser leaves out of a page so that parsing costs time and memory in proportion to
+/// the page's size, whatever its markup: attributes past the first [`MAX_ATTRIBUTES`] of an
+/// element, and the rest of a page whose formatting elements the tree builder reopens so
+/// often that it makes more elements and attributes than the page has bytes (and 100,000
+/// more). Ordinary pages lose nothing.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ParseCuts {
+    /// Attributes dropped past the first [`MAX_ATTRIBUTES`] of an element (duplicates, which
+    /// the HTML standard drops, are not counted).
+    pub attributes_dropped: u64,
+    /// The byte of the HTML parsed where parsing stopped, when the tree builder made more than
+    /// the page's budget; the text before it is the page.
+    pub stopped_at: Option<usize>,
+}
+
+impl ParseCuts {
+    /// True when nothing was left out.
+    pub fn is_none(&self) -> bool {
+        *self == ParseCuts::default()
+    }
+
+    /// What was left out, in words (for a record's `truncated`); `None` when nothing was.
+    /// `parsed` is the length of the HTML parsed.
+    pub fn describe(&self, parsed: usize) -> Option<String> {
+        let mut said = Vec::new();
+        if let Some(at) = self.stopped_at {
+            said.push(format!(
+                "HTML parsed up to byte {at} of {parsed}: the parser made more elements and \
+                 attributes than the page has bytes (formatting elements reopened over and over)"
+            ));
+        }
+        if self.attributes_dropped > 0 {
+            said.push(format!(
+                "{} attributes dropped past the first {MAX_ATTRIBUTES} of an element",
+                self.attributes_dropped
+            ));
+        }
+        (!said.is_empty()).then(|| said.join("; "))
+    }
+
+    /// These cuts and `other`'s, of a second parse of part of the page.
+    fn and(self, other: ParseCuts) -> ParseCuts {
+        ParseCuts {
+            attributes_dropped: self.attributes_dropped + other.attributes_dropped,
+            stopped_at: self.stopped_at.or(other.stopped_at),
+        }
+    }
 }
 
 /// A hyperlink: its target as written in the page and its anchor text.

@@ -24,7 +24,15 @@
 //!   after each `</script>`, where its driver resumes it);
 //! - the tokenizer counts how deep the tags nest, as [`crate::nesting`]'s scan counts, and stops
 //!   when they pass the limit the caller gives (the page is then parsed again with the deepest
-//!   elements unwrapped).
+//!   elements unwrapped);
+//! - a tag keeps its first [`MAX_ATTRIBUTES`] attributes (no name twice, as the standard has it);
+//!   the rest are dropped and counted, so that no per-element step of the tree builder (the
+//!   duplicate check, the copies of a formatting element's attributes it reopens, its
+//!   comparisons of them) costs more than a constant;
+//! - the tokenizer stops, ending the document there, when the tree builder has made more
+//!   elements and attributes than the caller's budget (a budget in proportion to the page's
+//!   size: only formatting elements reopened again and again pass it), so parsing stays linear
+//!   in the page's size.
 //!
 //! Tests build the DOM both ways, through this tokenizer and through html5ever's, and compare
 //! the trees on the standard's tricky cases, random markup and corpus pages.
@@ -38,6 +46,8 @@ use html5ever::tokenizer::{
 };
 use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 
+use rustc_hash::FxHashSet;
+
 use crate::nesting::nesting_step;
 use crate::raw_text::{is_json_ld, rawtext_end, script_data_end};
 
@@ -47,10 +57,57 @@ const LINE: u64 = 1;
 /// The replacement character, for a NUL in most places.
 const REPLACEMENT: &str = "\u{FFFD}";
 
+/// Most attributes a tag keeps: the first ones, duplicates aside. The pages of the labelled
+/// sets have at most about 200 on an element; the rest of a longer list is dropped (and
+/// counted: [`ParseCuts::attributes_dropped`](crate::ParseCuts::attributes_dropped)).
+pub const MAX_ATTRIBUTES: usize = 256;
+
+/// Attributes a tag holds before its names are looked up in a set rather than in a row.
+const NAMES_IN_A_ROW: usize = 16;
+
+/// How the tokenizer ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum End {
+    /// At the end of the document, and the sink ended.
+    Complete,
+    /// Where the tags nested deeper than the caller's limit; the sink left unfinished.
+    TooDeep,
+    /// Where the tree builder had made more elements and attributes than the caller's budget:
+    /// the document ended there (the sink ended), at this byte of the document parsed.
+    OverBudget(usize),
+}
+
+/// What the tokenizer did with a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tokenized {
+    /// How it ended.
+    pub(crate) end: End,
+    /// Attributes dropped past the first [`MAX_ATTRIBUTES`] of a tag (duplicates not counted).
+    pub(crate) attributes_dropped: u64,
+    /// Attribute names compared or looked up to find duplicates: the work of that check.
+    pub(crate) name_probes: u64,
+}
+
+/// What the tree builder has made so far, and the most it may make, in elements and
+/// attributes together: the tokenizer stops when `made` passes `budget`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Budget<'a> {
+    /// Elements and attributes made so far (the sink counts them).
+    pub(crate) made: &'a std::cell::Cell<usize>,
+    /// The most it may make.
+    pub(crate) budget: usize,
+}
+
 /// Tokenizes the whole document `html` into `sink` (html5ever's tree builder), then ends it;
-/// false, and `sink` left unfinished, when its tags nest deeper than `max_depth` (counted as
-/// [`crate::nesting`] counts them).
-pub(crate) fn tokenize<S: TokenSink>(html: &str, sink: &S, max_depth: usize) -> bool {
+/// stops early, with the sink left unfinished, when its tags nest deeper than `max_depth`
+/// (counted as [`crate::nesting`] counts them), and ends the document early when the sink has
+/// made more than `budget` allows.
+pub(crate) fn tokenize<S: TokenSink>(
+    html: &str,
+    sink: &S,
+    max_depth: usize,
+    budget: Budget<'_>,
+) -> Tokenized {
     // The standard's input stream preprocessing: a CR LF pair or a lone CR is a line feed.
     let normalised;
     let html = if memchr::memchr(b'\r', html.as_bytes()).is_some() {
@@ -69,13 +126,20 @@ pub(crate) fn tokenize<S: TokenSink>(html: &str, sink: &S, max_depth: usize) -> 
         pos: 0,
         depth: 0,
         max_depth,
+        budget,
+        attributes_dropped: 0,
+        name_probes: 0,
     };
-    if !tokenizer.run() {
-        return false;
+    let end = tokenizer.run();
+    if end != End::TooDeep {
+        let _ = tokenizer.emit(EOFToken);
+        sink.end();
     }
-    let _ = tokenizer.emit(EOFToken);
-    sink.end();
-    true
+    Tokenized {
+        end,
+        attributes_dropped: tokenizer.attributes_dropped,
+        name_probes: tokenizer.name_probes,
+    }
 }
 
 /// The tokenizer's place in one document.
@@ -92,11 +156,61 @@ struct Tokenizer<'a, S> {
     depth: usize,
     /// The deepest nesting read before the tokenizer gives up.
     max_depth: usize,
+    /// What the tree builder may make.
+    budget: Budget<'a>,
+    /// Attributes dropped past [`MAX_ATTRIBUTES`].
+    attributes_dropped: u64,
+    /// The work of the duplicate checks ([`Tokenized::name_probes`]).
+    name_probes: u64,
 }
 
 /// Whitespace as the tokenizer's states see it (carriage returns are gone by then).
 fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0C' | b' ')
+}
+
+/// The attribute names a tag has read, for the duplicate check: its attributes themselves
+/// while they are few, then a set of every name read (kept or dropped past
+/// [`MAX_ATTRIBUTES`]), so a tag of many attributes costs time in proportion to them.
+#[derive(Default)]
+struct Names {
+    /// Every name read, once the tag has more than [`NAMES_IN_A_ROW`] attributes.
+    set: Option<FxHashSet<LocalName>>,
+    /// Names compared or looked up: the work of the check.
+    probes: u64,
+}
+
+impl Names {
+    /// True when `name` was read before (`attrs` are the tag's attributes kept so far).
+    fn contains(&mut self, attrs: &[Attribute], name: &LocalName) -> bool {
+        match &self.set {
+            Some(set) => {
+                self.probes += 1;
+                set.contains(name)
+            }
+            None => {
+                self.probes += attrs.len() as u64;
+                attrs.iter().any(|a| a.name.local == *name)
+            }
+        }
+    }
+
+    /// Notes `name` as read (`attrs` as kept before it). A tag of few attributes copies no
+    /// name: they are their own record.
+    fn add(&mut self, attrs: &[Attribute], name: &LocalName) {
+        match &mut self.set {
+            Some(set) => {
+                set.insert(name.clone());
+            }
+            None if attrs.len() >= NAMES_IN_A_ROW => {
+                let mut set: FxHashSet<LocalName> =
+                    attrs.iter().map(|a| a.name.local.clone()).collect();
+                set.insert(name.clone());
+                self.set = Some(set);
+            }
+            None => {}
+        }
+    }
 }
 
 /// The one or two characters a character reference stands for.
@@ -184,8 +298,9 @@ impl<S: TokenSink> Tokenizer<'_, S> {
     }
 
     /// The data state: text, character references and NULs up to each tag, comment or doctype,
-    /// to the end of the document; false when the tags nest too deep to go on.
-    fn run(&mut self) -> bool {
+    /// to the end of the document, or until the tags nest too deep or the tree builder has
+    /// made more than its budget.
+    fn run(&mut self) -> End {
         let bytes = self.bytes;
         let mut start = self.pos;
         let mut at = self.pos;
@@ -225,14 +340,17 @@ impl<S: TokenSink> Tokenizer<'_, S> {
             self.emit_slice(start, p);
             self.markup(p);
             if self.depth > self.max_depth {
-                return false;
+                return End::TooDeep;
+            }
+            if self.budget.made.get() > self.budget.budget {
+                return End::OverBudget(self.pos);
             }
             start = self.pos;
             at = self.pos;
         }
         self.emit_slice(start, bytes.len());
         self.pos = bytes.len();
-        true
+        End::Complete
     }
 
     /// Reads the markup that starts with the `<` at `p` (followed by `!`, `/`, `?` or a
@@ -308,6 +426,10 @@ impl<S: TokenSink> Tokenizer<'_, S> {
             attrs: Vec::new(),
             had_duplicate_attributes: false,
         };
+        let mut names = Names::default();
+        // Counted once the tag is read to its end (a tag the document ends inside is dropped
+        // whole).
+        let mut dropped = 0;
         // The before attribute name state, reached again after each attribute.
         loop {
             while q < len && is_space(bytes[q]) {
@@ -357,7 +479,7 @@ impl<S: TokenSink> Tokenizer<'_, S> {
                 self.pos = len;
                 return;
             }
-            let name = self.name(name_from, q);
+            let name_to = q;
             // After attribute name: spaces, then `=` for a value; anything else is what the
             // before attribute name state reads next.
             while q < len && is_space(bytes[q]) {
@@ -397,16 +519,24 @@ impl<S: TokenSink> Tokenizer<'_, S> {
             } else {
                 StrTendril::new()
             };
-            // html5ever's finish_attribute: a name the tag already has is dropped.
-            if tag.attrs.iter().any(|a| a.name.local == name) {
+            // html5ever's finish_attribute: a name the tag already has is dropped; so is a
+            // name past the first MAX_ATTRIBUTES (counted).
+            let name = self.name(name_from, name_to);
+            if names.contains(&tag.attrs, &name) {
                 tag.had_duplicate_attributes = true;
+            } else if tag.attrs.len() >= MAX_ATTRIBUTES {
+                dropped += 1;
+                names.add(&tag.attrs, &name);
             } else {
+                names.add(&tag.attrs, &name);
                 tag.attrs.push(Attribute {
                     name: QualName::new(None, ns!(), name),
                     value,
                 });
             }
         }
+        self.name_probes += names.probes;
+        self.attributes_dropped += dropped;
         // The nesting guard counts the tag as its scan would: self-closing when `/` is before
         // the `>`.
         self.depth = nesting_step(
@@ -1216,5 +1346,61 @@ mod tests {
         }
         assert!(checked > 0, "no page found under {}", root.display());
         eprintln!("{checked} corpus pages parse to html5ever's tree");
+    }
+
+    /// A sink that keeps the attribute count of each start tag and nothing else.
+    #[derive(Default)]
+    struct StartTags(std::cell::RefCell<Vec<usize>>);
+
+    impl super::TokenSink for StartTags {
+        type Handle = ();
+
+        fn process_token(&self, token: super::Token, _line: u64) -> super::TokenSinkResult<()> {
+            if let super::TagToken(tag) = token
+                && tag.kind == super::StartTag
+            {
+                self.0.borrow_mut().push(tag.attrs.len());
+            }
+            super::TokenSinkResult::Continue
+        }
+    }
+
+    /// The attribute counts of the start tags of `html`, and what the tokenizer did.
+    fn start_tags(html: &str) -> (Vec<usize>, super::Tokenized) {
+        let sink = StartTags::default();
+        let made = std::cell::Cell::new(0);
+        let budget = super::Budget {
+            made: &made,
+            budget: usize::MAX,
+        };
+        let tokenized = super::tokenize(html, &sink, usize::MAX, budget);
+        (sink.0.into_inner(), tokenized)
+    }
+
+    #[test]
+    fn a_tag_of_many_attributes_costs_work_in_proportion_to_them() {
+        const N: usize = 200_000;
+        let names: String = (0..N).map(|i| format!(" a{i}=x")).collect();
+        // Distinct names: the first MAX_ATTRIBUTES kept, the rest dropped and counted, each
+        // looked up once (before, each was compared with every name before it: N²/2).
+        let (tags, done) = start_tags(&format!("<div{names}>text</div>"));
+        assert_eq!(tags, [super::MAX_ATTRIBUTES]);
+        assert_eq!(done.attributes_dropped, (N - super::MAX_ATTRIBUTES) as u64);
+        assert!(done.name_probes <= 2 * N as u64, "{}", done.name_probes);
+        // One name again and again: kept once, the duplicates dropped as the standard drops
+        // them (not counted as cut).
+        let (tags, done) = start_tags(&format!("<div{}>text</div>", " a=x".repeat(N)));
+        assert_eq!((tags, done.attributes_dropped), (vec![1], 0));
+        assert!(done.name_probes <= N as u64, "{}", done.name_probes);
+        // A few names, duplicated in turn: the set takes over past NAMES_IN_A_ROW.
+        let cycle: String = (0..N).map(|i| format!(" n{}=x", i % 300)).collect();
+        let (tags, done) = start_tags(&format!("<p{cycle}>"));
+        assert_eq!(tags, [super::MAX_ATTRIBUTES]);
+        assert_eq!(done.attributes_dropped, 300 - super::MAX_ATTRIBUTES as u64);
+        assert!(done.name_probes <= 2 * N as u64, "{}", done.name_probes);
+        // An ordinary tag: every attribute, in order.
+        let (tags, done) = start_tags("<a href=/x class=c id=i href=/y>");
+        assert_eq!((tags, done.attributes_dropped), (vec![3], 0));
+        assert_eq!(done.end, super::End::Complete);
     }
 }

@@ -35,7 +35,8 @@
 // does (`crate::clean::Cleaner`, `crate::replica::ReplicaDetector`).
 use docview_clean as clean;
 use docview_collection::{
-    index, integrate, lock, output, owned, records, replica, site, stats, thread_pool,
+    check_threads, index, integrate, lock, output, owned, records, replica, site, stats,
+    thread_pool,
 };
 use docview_extract as extract;
 use docview_extract::topic;

@@ -168,6 +168,7 @@ impl IngestOptions {
             return Err(Error::setting("commit-every", "must be at least 1 page"));
         }
         self.limits.validate()?;
+        crate::check_threads(self.threads)?;
         if self.detection == Detection::MinHash {
             self.minhash.validate()?;
         }
@@ -400,6 +401,14 @@ mod tests {
         assert_eq!(named(&|o| o.keyword.interval = 0), "interval");
         assert_eq!(named(&|o| o.commit_every = 0), "commit-every");
         assert_eq!(named(&|o| o.limits.max_tags = 0), "max-page-tags");
+        assert_eq!(
+            named(&|o| o.threads = docview_collection::MAX_THREADS + 1),
+            "threads"
+        );
+        assert_eq!(
+            named(&|o| o.threads = docview_collection::MAX_THREADS),
+            "accepted"
+        );
         assert!(named(&|o| o.minhash.threshold = 0.0).contains("threshold"));
         // MinHash parameters matter only to MinHash detection.
         assert_eq!(

@@ -73,6 +73,12 @@ impl Counters {
         self.replicas_exact + self.replicas_near
     }
 
+    /// True when the run used nothing it read: no page kept, none found a replica (of a
+    /// page of this run or of an earlier one). Its inputs held no page docview could clean.
+    pub fn used_nothing(&self) -> bool {
+        self.kept == 0 && self.replicas() == 0
+    }
+
     /// Counts one skip.
     pub fn skip(&mut self, reason: Skip) {
         *self.skipped.entry(reason).or_insert(0) += 1;

@@ -31,7 +31,7 @@ pub use retrieval::retrieval;
 pub use size::sizes;
 
 use crate::index::{COMPARE_HTML, COMPARE_JSON, IndexKind, OpenIndex};
-use crate::output::{write_atomically, write_json_atomically};
+use crate::output::{create_folder, write_atomically, write_json_atomically};
 use crate::{Error, Result};
 
 /// What `docview compare` is asked to do.
@@ -122,7 +122,7 @@ pub fn compare(options: &CompareOptions) -> Result<CompareReport> {
 
 /// Writes `compare.json` and `compare.html` into `out`.
 pub fn write_report(report: &CompareReport, out: &Path) -> Result<()> {
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    create_folder(out)?;
     write_json_atomically(&out.join(COMPARE_JSON), report)?;
     let html = render_html(report);
     write_atomically(&out.join(COMPARE_HTML), |w| {
