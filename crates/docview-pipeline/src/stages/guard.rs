@@ -6,16 +6,25 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::lock::FolderLock;
+use crate::lock::{FolderLock, LockMode};
 use crate::{Error, Result};
 
-use super::plan::{DONE_DIR, Stage};
+use super::plan::{DONE_DIR, PLAN_FILE, Stage};
 
 /// The folder of the tasks' lock files.
 pub(super) const LOCKS_DIR: &str = "locks";
 /// The lock file of the process that runs every stage of a work folder
 /// ([`super::plan::run_stages`]: `docview stages pool`).
 pub const POOL_LOCK_FILE: &str = ".docview-pool.lock";
+
+/// The shared lock of a planned work folder (one that does not exist is told by `Plan::load`).
+pub(super) fn work_lock(work: &Path) -> Result<Option<FolderLock>> {
+    if work.join(PLAN_FILE).exists() {
+        Ok(FolderLock::take(work, LockMode::Shared).map(Some)?)
+    } else {
+        Ok(None)
+    }
+}
 
 /// `STAGE-N`: the name of a task's marker and lock.
 pub(super) fn task_name(stage: Stage, task: usize) -> String {

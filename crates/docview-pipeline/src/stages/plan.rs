@@ -20,9 +20,9 @@ use super::layout::WORK_LAYOUT;
 use crate::clean::cleaner_with_model;
 use crate::earlier::EarlierRuns;
 use crate::input::{InputUnit, Inputs};
-use crate::lock::{FolderLock, LockMode};
+use crate::lock::FolderLock;
 
-use super::guard::{pool_lock, remove_half_written, task_lock, task_name};
+use super::guard::{pool_lock, remove_half_written, task_lock, task_name, work_lock};
 use crate::settings::IngestOptions;
 use crate::{Error, FolderInUse, Result};
 
@@ -264,15 +264,6 @@ pub enum TaskOutcome {
     Ran,
     /// Its completion marker was there: nothing to do.
     AlreadyDone,
-}
-
-/// The shared lock of a planned work folder (one that does not exist is told by `Plan::load`).
-fn work_lock(work: &Path) -> Result<Option<FolderLock>> {
-    if work.join(PLAN_FILE).exists() {
-        Ok(FolderLock::take(work, LockMode::Shared).map(Some)?)
-    } else {
-        Ok(None)
-    }
 }
 
 /// The completion marker of task `task` of `stage`.
