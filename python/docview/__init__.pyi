@@ -14,6 +14,7 @@ _Cleaner = Literal[
     "learned",
     "framework",
     "eem",
+    "eem-nodes",
     "keypattern",
     "infodiscoverer",
     "infodiscoverer-table",
