@@ -14,7 +14,6 @@ _Cleaner = Literal[
     "learned",
     "framework",
     "eem",
-    "eem-nodes",
     "keypattern",
     "infodiscoverer",
     "infodiscoverer-table",

@@ -16,12 +16,8 @@ pub enum CleanerKind {
     Learned,
     /// The paper's cleaner alone (004 §4).
     Framework,
-    /// The block of maximum entropy of Nyein's Entropy Evaluation Model (003), over the three
-    /// types of element node.
+    /// The block of maximum entropy of Nyein's Entropy Evaluation Model (003).
     Eem,
-    /// The block of maximum entropy of Nyein's Entropy Evaluation Model (003), over a block's
-    /// element nodes weighed by their words, blocks the innermost ones.
-    EemNodes,
     /// The blocks of enough important tags, cut at key patterns (001).
     KeyPattern,
     /// InfoDiscoverer over container blocks (000), site-aware.
@@ -34,11 +30,10 @@ pub enum CleanerKind {
 
 impl CleanerKind {
     /// Every cleaner, the default first.
-    pub const ALL: [CleanerKind; 8] = [
+    pub const ALL: [CleanerKind; 7] = [
         CleanerKind::Learned,
         CleanerKind::Framework,
         CleanerKind::Eem,
-        CleanerKind::EemNodes,
         CleanerKind::KeyPattern,
         CleanerKind::InfoDiscoverer,
         CleanerKind::InfoDiscovererTable,
@@ -51,7 +46,6 @@ impl CleanerKind {
             CleanerKind::Learned => "learned",
             CleanerKind::Framework => "framework",
             CleanerKind::Eem => "eem",
-            CleanerKind::EemNodes => "eem-nodes",
             CleanerKind::KeyPattern => "keypattern",
             CleanerKind::InfoDiscoverer => "infodiscoverer",
             CleanerKind::InfoDiscovererTable => "infodiscoverer-table",

@@ -28,7 +28,7 @@ mod wisdom;
 use serde::Serialize;
 
 use docview_page::{NodeId, Show, TagTree};
-use eem::{Eem, EemReading};
+use eem::Eem;
 use infodiscoverer::{BlockTags, InfoDiscoverer, InfoDiscovererParams};
 use keypattern::KeyPattern;
 use wisdom::{Wisdom, WisdomParams};
@@ -154,19 +154,6 @@ impl Cleaned {
             docview_page::render(tree, topic_root, page_type == PageType::Image, &|id| {
                 decisions[id as usize].show()
             });
-        Cleaned::with_rendering(tree, page_type, topic_root, rendered, decisions, weights)
-    }
-
-    /// The topic content `rendered` under `topic_root`, for a cleaner that renders it itself
-    /// (one that keeps part of a block's own text).
-    pub fn with_rendering(
-        tree: &TagTree,
-        page_type: PageType,
-        topic_root: NodeId,
-        rendered: docview_page::Rendered,
-        decisions: Vec<Decision>,
-        weights: Vec<f32>,
-    ) -> Self {
         Cleaned {
             page_type,
             title: tree.title.clone(),
@@ -336,8 +323,7 @@ pub fn cleaner_with_model(
             None => Learned::embedded()?,
         })),
         CleanerKind::Framework => Ok(Box::new(Framework::default())),
-        CleanerKind::Eem => Ok(Box::new(Eem::new(EemReading::Types))),
-        CleanerKind::EemNodes => Ok(Box::new(Eem::new(EemReading::Nodes))),
+        CleanerKind::Eem => Ok(Box::new(Eem)),
         CleanerKind::KeyPattern => Ok(Box::new(KeyPattern::default())),
         CleanerKind::InfoDiscoverer => infodiscoverer(BlockTags::Containers),
         CleanerKind::InfoDiscovererTable => infodiscoverer(BlockTags::Table),

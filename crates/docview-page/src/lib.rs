@@ -30,7 +30,7 @@ pub use declared::{Declared, DeclaredField, DeclaredSource};
 pub use hint::Hint;
 pub use markup::{MARKUP_TAGS, Markup, NAME_WORDS, SCHEMA_TYPES};
 pub use nesting::{MAX_PARSE_DEPTH, cap_nesting, tag_limit_offset};
-pub use render::{Rendered, Show, Step, escape_html_into, render, render_steps, walk};
+pub use render::{Rendered, Show, Step, escape_html_into, render, walk};
 pub use signals::{PageSignals, SIGNAL_COUNT, signal_names};
 pub use tokenizer::MAX_ATTRIBUTES;
 
@@ -303,13 +303,6 @@ impl TagTree {
     /// The text of a byte range of [`TagTree::text`].
     pub fn slice(&self, start: u32, end: u32) -> &str {
         self.text.get(start as usize..end as usize).unwrap_or("")
-    }
-
-    /// The byte offset in [`TagTree::text`] of `part`, a slice of it (the text runs [`walk`]
-    /// and [`TagTree::slice`] hand out); `None` for a string from elsewhere.
-    pub fn offset_of(&self, part: &str) -> Option<u32> {
-        let offset = (part.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
-        (offset + part.len() <= self.text.len()).then_some(offset as u32)
     }
 
     /// The root node id (always 0 for a non-empty tree).

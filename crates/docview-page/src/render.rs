@@ -138,35 +138,17 @@ pub fn render(
     with_alt: bool,
     show: &dyn Fn(NodeId) -> Show,
 ) -> Rendered {
-    render_steps(tree, root, with_alt, show, |_| true)
-}
-
-/// [`render`], leaving out each text run and image of a shown block that `keep` refuses: a
-/// rendering of part of a block's own content (a heading without its block, a block without
-/// its heading). `keep` is asked about every [`Step`] of the [`walk`], in order; its answer
-/// for the other steps is ignored.
-pub fn render_steps(
-    tree: &TagTree,
-    root: NodeId,
-    with_alt: bool,
-    show: &dyn Fn(NodeId) -> Show,
-    mut keep: impl FnMut(&Step<'_>) -> bool,
-) -> Rendered {
     let mut w = Writer::default();
-    walk(tree, root, show, |step| {
-        let kept = keep(&step);
-        match step {
-            Step::Text(..) | Step::Image(_) if !kept => {}
-            Step::Text(text, _) => w.push(text),
-            Step::Break => w.end_line(),
-            Step::Image(Some(alt)) if with_alt && !alt.is_empty() => {
-                w.end_line();
-                w.push(alt);
-                w.end_line();
-            }
-            Step::Image(_) | Step::Child { shown: false } => {}
-            Step::Child { shown: true } | Step::End => w.end_paragraph(),
+    walk(tree, root, show, |step| match step {
+        Step::Text(text, _) => w.push(text),
+        Step::Break => w.end_line(),
+        Step::Image(Some(alt)) if with_alt && !alt.is_empty() => {
+            w.end_line();
+            w.push(alt);
+            w.end_line();
         }
+        Step::Image(_) | Step::Child { shown: false } => {}
+        Step::Child { shown: true } | Step::End => w.end_paragraph(),
     });
     w.end_paragraph();
     w.out
@@ -183,60 +165,5 @@ pub fn escape_html_into(out: &mut String, text: &str) {
             '"' => out.push_str("&quot;"),
             c => out.push(c),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::build;
-
-    #[test]
-    fn render_steps_leaves_out_the_runs_it_refuses() {
-        let tree = build(
-            "<body><div><h1>Flood in the valley</h1><p>The river rose.</p>\
-             <img src=a.jpg alt='the bridge'>Boats came.</div></body>",
-        );
-        let all = render(&tree, 0, true, &|_| Show::All).text();
-        assert_eq!(
-            all,
-            "Flood in the valley\n\nThe river rose.\n\nthe bridge\nBoats came."
-        );
-        // `keep` sees every step; refused text runs and images are left out, nothing else.
-        let mut asked = 0;
-        let no_heading = render_steps(&tree, 0, true, &|_| Show::All, |step| {
-            asked += 1;
-            !matches!(step, Step::Text(_, style) if style.heading > 0)
-        });
-        assert_eq!(
-            no_heading.text(),
-            "The river rose.\n\nthe bridge\nBoats came."
-        );
-        assert!(asked > 5, "{asked}");
-        let no_image = render_steps(&tree, 0, true, &|_| Show::All, |step| {
-            !matches!(step, Step::Image(_))
-        });
-        assert_eq!(
-            no_image.text(),
-            "Flood in the valley\n\nThe river rose.\n\nBoats came."
-        );
-    }
-
-    #[test]
-    fn offset_of_finds_a_walked_run_in_the_text() {
-        let tree = build("<body><p>One <a href=/x>two</a> three</p></body>");
-        let mut runs = Vec::new();
-        walk(&tree, 0, &|_| Show::All, |step| {
-            if let Step::Text(text, _) = step {
-                runs.push((tree.offset_of(text), text));
-            }
-        });
-        for (offset, text) in &runs {
-            let start = offset.expect("a run of the tree's text");
-            assert_eq!(tree.slice(start, start + text.len() as u32), *text);
-        }
-        let link = &tree.links[0];
-        assert_eq!(runs[1].0, Some(link.start));
-        assert_eq!(tree.offset_of("two"), None);
     }
 }
