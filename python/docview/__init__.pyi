@@ -10,6 +10,7 @@ from ._errors import PathNotFoundError as PathNotFoundError
 
 _Path = Union[str, "os.PathLike[str]"]
 _Format = Literal["text", "markdown", "html", "json"]
+_Favor = Literal["precision", "balanced", "recall"]
 _Cleaner = Literal[
     "learned",
     "framework",
@@ -87,6 +88,7 @@ class Extractor:
         model: Optional[_Path] = None,
         *,
         format: _Format = "text",
+        favor: _Favor = "balanced",
         classify: bool = True,
     ) -> None:
         """classify=False skips the page-type classifier: page_type is then the cleaner's own
@@ -104,6 +106,9 @@ class Extractor:
     @property
     def cleaner(self) -> str:
         """The cleaner's name."""
+    @property
+    def favor(self) -> _Favor:
+        """What the learned cleaner favours."""
     @property
     def model(self) -> Optional[pathlib.Path]:
         """The block model file, or None for the model inside the module."""
@@ -129,6 +134,7 @@ def extract(
     *,
     format: _Format = "text",
     cleaner: _Cleaner = "learned",
+    favor: _Favor = "balanced",
     blocks: bool = False,
     charset: Optional[str] = None,
 ) -> Extraction:
@@ -140,6 +146,7 @@ def ingest(
     *,
     threads: int = 0,
     cleaner: Optional[_Cleaner] = None,
+    favor: Optional[_Favor] = None,
     model: Optional[_Path] = None,
     pages_alone: bool = False,
     classifier: Optional[_Path] = None,

@@ -181,7 +181,9 @@ fn page_class(e: &docview_extract::Error) -> (Class, Option<(PathBuf, String)>) 
 fn clean_class(e: &docview_clean::Error) -> (Class, Option<(PathBuf, String)>) {
     match e {
         docview_clean::Error::Io { path, source } => io_class(path, source),
-        docview_clean::Error::UnknownCleaner(..) => (Class::Argument, None),
+        docview_clean::Error::UnknownCleaner(..) | docview_clean::Error::UnknownFavor { .. } => {
+            (Class::Argument, None)
+        }
         docview_clean::Error::Model { .. } => (Class::Docview, None),
     }
 }

@@ -9,7 +9,7 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 
 use docview_classify::PageClassifier;
 use docview_clean::{
-    CLEANERS, Cleaner, CleanerKind, DEFAULT_CLEANER, cleaner_with_model, topic_content_page,
+    CLEANERS, Cleaner, CleanerKind, DEFAULT_CLEANER, Favor, cleaner_with_model, topic_content_page,
 };
 use docview_collection::integrate::{ClassifierRef, HubEvidence};
 use docview_extract::topic::TopicPage;
@@ -73,6 +73,17 @@ pub fn cleaner_kind(name: &str) -> Result<CleanerKind> {
     })
 }
 
+/// What the learned cleaner favours, called `name` (one of [`Favor::NAMES`]); an unknown name
+/// is an [`Error::Argument`] listing the known.
+pub fn favor(name: &str) -> Result<Favor> {
+    name.parse().map_err(|_| {
+        Error::argument(format!(
+            "favor: unknown setting {name:?} (known: {})",
+            Favor::NAMES.join(", ")
+        ))
+    })
+}
+
 /// The content classifier inside the module (the one `docview ingest` fills the DocViews'
 /// classification codes with by default) and the name records give it; loaded once.
 fn embedded_classifier() -> Result<Arc<(Arc<PageClassifier>, String)>> {
@@ -92,6 +103,8 @@ fn embedded_classifier() -> Result<Arc<(Arc<PageClassifier>, String)>> {
 /// classifier and an analyzer, as ingest's integration uses them.
 struct PagePath {
     cleaner: Box<dyn Cleaner>,
+    /// What the learned cleaner favours.
+    favor: Favor,
     /// `None`: the page type is the cleaner's, and no classification is made.
     classifier: Option<Arc<(Arc<PageClassifier>, String)>>,
     analyzer: Analyzer,
@@ -99,10 +112,18 @@ struct PagePath {
 
 impl PagePath {
     /// The cleaner called `name`, with the block model file `model` (the learned cleaner only)
-    /// or the model inside the module, and the embedded classifier when `classify`.
-    fn load(name: &str, model: Option<&Path>, classify: bool) -> Result<PagePath> {
+    /// or the model inside the module, deciding as the setting called `favor` asks, and the
+    /// embedded classifier when `classify`.
+    fn load(
+        name: &str,
+        model: Option<&Path>,
+        favor_name: &str,
+        classify: bool,
+    ) -> Result<PagePath> {
+        let favor = favor(favor_name)?;
         Ok(PagePath {
-            cleaner: cleaner_with_model(cleaner_kind(name)?, model)?,
+            cleaner: cleaner_with_model(cleaner_kind(name)?, model, favor)?,
+            favor,
             classifier: if classify {
                 Some(embedded_classifier()?)
             } else {
@@ -490,8 +511,10 @@ impl Extraction {
 /// html is the page as bytes (its charset found as `docview extract` finds it: byte order
 /// mark, UTF-8 check, `<meta>`, detection) or as str (already decoded). url is the page's URL,
 /// for the JSON report, Markdown's absolute links and the cleaners that read it. format is
-/// "text", "markdown", "html" or "json"; cleaner one of docview.CLEANERS (default "learned").
-/// blocks=True also fills Extraction.blocks with every block and its verdict. charset names
+/// "text", "markdown", "html" or "json"; cleaner one of docview.CLEANERS (default "learned");
+/// favor what the learned cleaner favours: "precision" (less furniture, some of the article
+/// may go), "balanced" (the default) or "recall" (the whole article, some furniture may stay),
+/// as `--favor`. blocks=True also fills Extraction.blocks with every block and its verdict. charset names
 /// the charset the bytes were served with (an HTTP Content-Type charset).
 ///
 /// Returns an Extraction: the topic content as plain text (.text) and in the format asked
@@ -499,32 +522,37 @@ impl Extraction {
 /// "topic", "hub" or "image"), its language, its metadata and, with blocks=True, its blocks.
 ///
 /// Loads the cleaner on each call; to clean many pages, make one docview.Extractor.
-/// Raises ArgumentError (a ValueError) for an unknown format or cleaner and for bytes that are
+/// Raises ArgumentError (a ValueError) for an unknown format, cleaner or favor and for bytes that are
 /// no page (empty, binary), naming the url when given. Releases the GIL while it works.
 #[pyfunction]
 #[pyo3(
-    signature = (html, url=None, *, format="text".to_string(), cleaner=DEFAULT_CLEANER.to_string(), blocks=false, charset=None),
-    text_signature = "(html, url=None, *, format='text', cleaner='learned', blocks=False, charset=None)"
+    signature = (html, url=None, *, format="text".to_string(), cleaner=DEFAULT_CLEANER.to_string(), favor="balanced".to_string(), blocks=false, charset=None),
+    text_signature = "(html, url=None, *, format='text', cleaner='learned', favor='balanced', blocks=False, charset=None)"
 )]
+// Python's keyword arguments, one parameter each.
+#[allow(clippy::too_many_arguments)]
 pub fn extract(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
     url: Option<String>,
     format: String,
     cleaner: String,
+    favor: String,
     blocks: bool,
     charset: Option<String>,
 ) -> PyResult<Extraction> {
     let format = Format::parse(&format).map_err(|e| e.into_pyerr(py))?;
-    let path = PagePath::load(&cleaner, None, true).map_err(|e| e.into_pyerr(py))?;
+    let path = PagePath::load(&cleaner, None, &favor, true).map_err(|e| e.into_pyerr(py))?;
     extract_with(py, &path, html, url, format, blocks, charset)
 }
 
 /// A cleaner loaded once, to clean many pages.
 ///
-/// Extractor(cleaner="learned", model=None, *, format="text", classify=True): cleaner is one
-/// of docview.CLEANERS; model a block model file from `docview train-cleaner` for the learned
-/// cleaner (default: the model inside the module); format the default format of extract();
+/// Extractor(cleaner="learned", model=None, *, format="text", favor="balanced", classify=True):
+/// cleaner is one of docview.CLEANERS; model a block model file from `docview train-cleaner`
+/// for the learned cleaner (default: the model inside the module); format the default format
+/// of extract(); favor what the learned cleaner favours ("precision", "balanced", "recall", as
+/// `--favor`);
 /// classify=False skips the page-type classifier (page_type is then the cleaner's own and
 /// classification None): the work of `docview extract`, for bulk cleaning.
 ///
@@ -540,17 +568,18 @@ pub struct Extractor {
 #[pymethods]
 impl Extractor {
     #[new]
-    #[pyo3(signature = (cleaner=DEFAULT_CLEANER.to_string(), model=None, *, format="text".to_string(), classify=true))]
+    #[pyo3(signature = (cleaner=DEFAULT_CLEANER.to_string(), model=None, *, format="text".to_string(), favor="balanced".to_string(), classify=true))]
     fn new(
         py: Python<'_>,
         cleaner: String,
         model: Option<PathBuf>,
         format: String,
+        favor: String,
         classify: bool,
     ) -> PyResult<Self> {
         let format = Format::parse(&format).map_err(|e| e.into_pyerr(py))?;
         let path = py
-            .detach(|| PagePath::load(&cleaner, model.as_deref(), classify))
+            .detach(|| PagePath::load(&cleaner, model.as_deref(), &favor, classify))
             .map_err(|e| e.into_pyerr(py))?;
         Ok(Extractor {
             path,
@@ -582,6 +611,12 @@ impl Extractor {
     #[getter]
     fn cleaner(&self) -> &'static str {
         self.path.cleaner.name()
+    }
+
+    /// What the learned cleaner favours ("precision", "balanced" or "recall").
+    #[getter]
+    fn favor(&self) -> &'static str {
+        self.path.favor.name()
     }
 
     /// The block model file, or None for the model inside the module.

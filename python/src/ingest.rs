@@ -57,7 +57,7 @@ fn input_paths(inputs: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// interrupted one.
 ///
 /// Options, each the flag of the same name (None: the flag's default): threads (0: one per
-/// core; at most 256, more is an ArgumentError), cleaner (docview.CLEANERS), model (a block model file), pages_alone, classifier (a
+/// core; at most 256, more is an ArgumentError), cleaner (docview.CLEANERS), favor ("precision", "balanced" or "recall"), model (a block model file), pages_alone, classifier (a
 /// classifier model file), no_classifier, keywords (λ, 15), sentences (δ, 15), theta (θ, 15),
 /// beta (β, 0.1), replicas ("exact", "keyword" or "minhash"), minhash_threshold (0.5),
 /// percentage, interval, stats (a stats.json to use instead of a first pass), earlier (the
@@ -76,6 +76,7 @@ fn input_paths(inputs: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     *,
     threads = 0,
     cleaner = None,
+    favor = None,
     model = None,
     pages_alone = false,
     classifier = None,
@@ -107,6 +108,7 @@ pub fn ingest<'py>(
     out: PathBuf,
     threads: usize,
     cleaner: Option<String>,
+    favor: Option<String>,
     model: Option<PathBuf>,
     pages_alone: bool,
     classifier: Option<PathBuf>,
@@ -136,6 +138,9 @@ pub fn ingest<'py>(
     let settings = || -> Result<()> {
         if let Some(name) = cleaner {
             options.cleaner = cleaner_kind(&name)?;
+        }
+        if let Some(name) = favor {
+            options.favor = crate::extract::favor(&name)?;
         }
         options.model = model;
         options.pages_alone = pages_alone;

@@ -57,7 +57,10 @@ def test_read_docviews_yields_the_records_ingest_wrote(ingested):
         assert {"identifier", "type", "title", "keywords", "abstract", "topic_content", "language", "metadata"} <= r.keys()
         assert "topic_markdown" not in r  # markdown=False
     ferry = next(r for r in records if r["identifier"] == url_of("fieldnotes/ferry-from-the-archive.html"))
-    assert ferry["topic_content"].startswith("From the archive: this report first appeared in The Harbor Gazette")
+    # The article from its first words on (a headline or kicker above it may come first), without the share bar.
+    topic = ferry["topic_content"]
+    assert 0 <= topic.find("From the archive: this report first appeared in The Harbor Gazette") < 80
+    assert "Share this" not in topic
     assert ferry["language"] == "en"
     # The Gazette's original, later in the WARC, is its near-replica, listed on the kept page.
     assert ferry["replicas"] == [url_of("harbor-gazette/ferry.html")]
@@ -201,6 +204,8 @@ def test_ingest_arguments_and_errors(tmp_path):
     assert e.value.filename == str(missing)
     with pytest.raises(ValueError, match='cleaner: unknown cleaner "best"'):
         docview.ingest(WARC, tmp_path / "c", cleaner="best")
+    with pytest.raises(ValueError, match='favor: unknown setting "most"'):
+        docview.ingest(WARC, tmp_path / "c", favor="most")
     with pytest.raises(ValueError, match='replicas: unknown replica detection "fuzzy"'):
         docview.ingest(WARC, tmp_path / "c", replicas="fuzzy")
     with pytest.raises(docview.ArgumentError, match="beta"):
@@ -253,6 +258,16 @@ def test_ingest_markdown(tmp_path):
     # What extract renders of the page alone.
     page = docview.extract((SAMPLES / "sites/fieldnotes/lichens.html").read_bytes(), url_of("fieldnotes/lichens.html"), format="markdown")
     assert markdown == page.content
+
+
+def test_ingest_favor_precision_cleans_as_extract_does(tmp_path):
+    out = tmp_path / "out"
+    docview.ingest(WARC, out, favor="precision", threads=1)
+    check_records(out)
+    lichens = next(r for r in docview.read_docviews(out) if r["identifier"] == url_of("fieldnotes/lichens.html"))
+    page = docview.extract((SAMPLES / "sites/fieldnotes/lichens.html").read_bytes(), url_of("fieldnotes/lichens.html"), favor="precision")
+    assert lichens["topic_content"] == page.text
+    assert page.text != docview.extract((SAMPLES / "sites/fieldnotes/lichens.html").read_bytes(), url_of("fieldnotes/lichens.html"), favor="recall").text
 
 
 def test_a_page_without_a_url_is_skipped_with_its_reason(tmp_path):

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use docview::clean::{CleanerKind, cleaner_with_model};
-use docview::eval::blocks::{all_blocks, cross_validate, load_sets, site_folds};
+use docview::eval::blocks::{FoldCleaning, all_blocks, cross_validate, load_sets, site_folds};
 use docview::eval::{SiteModels, evaluate_cleaner};
 use docview::output::write_atomically;
 
@@ -26,7 +26,7 @@ pub fn run(args: EvalArgs) -> Result<()> {
     if args.cleaner == "all" {
         return eval_all(&args);
     }
-    let cleaner = cleaner_with_model(args.cleaner.parse()?, args.model.as_deref())?;
+    let cleaner = cleaner_with_model(args.cleaner.parse()?, args.model.as_deref(), args.favor)?;
     for set in &args.sets {
         let pages = load_scored_set(set)?;
         let nulls = pages.iter().filter(|p| p.null_reference).count();
@@ -108,7 +108,7 @@ fn eval_all(args: &EvalArgs) -> Result<()> {
         .into_iter()
         .map(|kind| {
             let model = args.model.as_deref().filter(|_| kind.uses_block_model());
-            cleaner_with_model(kind, model)
+            cleaner_with_model(kind, model, args.favor)
         })
         .collect::<Result<Vec<_>, _>>()?;
     for set in &args.sets {
@@ -187,7 +187,10 @@ fn eval_folds(args: &EvalArgs, folds: usize) -> Result<()> {
         folds,
         &params,
         args.threads,
-        !args.pages_alone,
+        FoldCleaning {
+            site_evidence: !args.pages_alone,
+            favor: args.favor,
+        },
         |line| eprintln!("{line}"),
     )?;
     outln!(

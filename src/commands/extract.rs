@@ -18,7 +18,7 @@ pub fn run(args: ExtractArgs) -> Result<()> {
             args.pages.len()
         );
     }
-    let cleaner = cleaner_with_model(args.cleaner, args.model.as_deref())?;
+    let cleaner = cleaner_with_model(args.cleaner, args.model.as_deref(), args.favor)?;
     let limits = args.limits.limits()?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

@@ -2,7 +2,7 @@
 //! and the fingerprints measured on it.
 
 use anyhow::Result;
-use docview::clean::cleaner_with_model;
+use docview::clean::{Favor, cleaner_with_model};
 use docview::replica_benchmark::benchmark::build_benchmark;
 use docview::replica_benchmark::evaluate::{evaluate_benchmark, minhash_detectors};
 
@@ -33,7 +33,7 @@ pub fn build(args: BuildArgs) -> Result<()> {
 
 /// `docview replicas eval`.
 pub fn eval(args: ReplicasEvalArgs) -> Result<()> {
-    let cleaner = cleaner_with_model(args.cleaner, args.model.as_deref())?;
+    let cleaner = cleaner_with_model(args.cleaner, args.model.as_deref(), Favor::default())?;
     let report = evaluate_benchmark(
         &args.dir,
         cleaner.as_ref(),

@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
-use docview::clean::{CLEANERS, DEFAULT_CLEANER};
+use docview::clean::{CLEANERS, DEFAULT_CLEANER, Favor};
+
+use super::favor::{FAVOR_HELP, favor};
 
 use super::train::TrainOpts;
 
@@ -30,6 +32,8 @@ pub struct EvalArgs {
     /// The learned cleaner's block model file (default: the model inside the binary).
     #[arg(long, value_name = "MODEL")]
     pub model: Option<PathBuf>,
+    #[arg(long, value_name = "FAVOR", default_value = "balanced", value_parser = favor(), help = FAVOR_HELP)]
+    pub favor: Favor,
     /// Cross-validate the learned cleaner instead of scoring a model: split the pages of all
     /// SETs into N folds by site (no site in two folds: the ground truth's `site`, else the
     /// URL's registered domain), train a model on N-1 folds, score the pages of the last, for

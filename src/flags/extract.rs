@@ -3,9 +3,10 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use docview::clean::{CleanerKind, DEFAULT_CLEANER};
+use docview::clean::{CleanerKind, DEFAULT_CLEANER, Favor};
 
 use super::cleaner::cleaner_kind;
+use super::favor::{FAVOR_HELP, favor};
 
 use super::limits::LimitArgs;
 
@@ -47,6 +48,8 @@ pub struct ExtractArgs {
     /// inside the binary).
     #[arg(long, value_name = "MODEL")]
     pub model: Option<PathBuf>,
+    #[arg(long, value_name = "FAVOR", default_value = "balanced", value_parser = favor(), help = FAVOR_HELP)]
+    pub favor: Favor,
     /// The charset the page was served with (an HTTP Content-Type charset). Without it the
     /// charset comes from the byte order mark, a UTF-8 check, the page's <meta> declaration,
     /// or detection, in that order.

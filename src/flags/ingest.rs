@@ -3,9 +3,10 @@
 use std::path::PathBuf;
 
 use clap::ValueEnum;
-use docview::clean::{CleanerKind, DEFAULT_CLEANER};
+use docview::clean::{CleanerKind, DEFAULT_CLEANER, Favor};
 
 use super::cleaner::cleaner_kind;
+use super::favor::{FAVOR_HELP, favor};
 use docview::integrate::IntegrateParams;
 use docview::replica::{KeywordParams, MinHashParams};
 use docview::stats::StopwordParams;
@@ -48,6 +49,8 @@ pub struct IngestArgs {
     /// inside the binary).
     #[arg(long, value_name = "MODEL")]
     pub model: Option<PathBuf>,
+    #[arg(long, value_name = "FAVOR", default_value = "balanced", value_parser = favor(), help = FAVOR_HELP)]
+    pub favor: Favor,
     /// Clean every page alone, without learning site models first: one read of the inputs
     /// less; the learned cleaner then has no site evidence, infodiscoverer and wisdom clean by
     /// their fallback.

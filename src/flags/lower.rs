@@ -99,6 +99,7 @@ impl IngestArgs {
         let mut options = IngestOptions::new(self.inputs, self.out);
         options.cleaner = self.cleaner;
         options.model = self.model;
+        options.favor = self.favor;
         options.pages_alone = self.pages_alone;
         options.classifier = match (self.classifier, self.no_classifier) {
             (_, true) => ClassifierChoice::Off,

@@ -9,6 +9,7 @@ mod cleaner;
 mod compare;
 mod eval;
 mod extract;
+mod favor;
 mod ingest;
 mod limits;
 mod lower;

@@ -505,7 +505,12 @@ fn extract_says_why_the_topic_content_is_empty() {
     let menu: String = (0..12)
         .map(|i| format!("<li><a href=/s{i}>Section {i}</a></li>"))
         .collect();
-    std::fs::write(&links, format!("<html><body><ul>{menu}</ul></body></html>")).unwrap();
+    // A menu, named as one: a bare list of links may be a hub's topic content.
+    std::fs::write(
+        &links,
+        format!("<html><body><nav><ul>{menu}</ul></nav></body></html>"),
+    )
+    .unwrap();
     let (scripted, links) = (scripted.to_str().unwrap(), links.to_str().unwrap());
     let article = site_page("fieldnotes", "dawn-chorus.html");
     let out = run(&["extract", scripted, article.to_str().unwrap(), links]);
@@ -1567,4 +1572,64 @@ fn extract_json_reports_the_metadata_the_page_declares() {
         )
     );
     assert_eq!(field("language"), ("en".into(), "html-lang".into()));
+}
+
+/// Issue 42: a tiny clean page (a heading, a paragraph and a table) keeps all of its text,
+/// where the learned cleaner's blocks alone kept the table's header row.
+#[test]
+fn extract_keeps_a_small_page_whole() {
+    let page = br#"<html><head><title>Prices</title></head><body><main><article><h1>Prices</h1>
+<p>Here are the prices of fruit in our shop this week, as listed by the grocer on the board outside.</p>
+<table><tr><th>Name</th><th>Price</th><th>Stock</th></tr><tr><td>Apple</td><td>$1</td><td>12</td></tr>
+<tr><td>Pear</td><td>2 EUR</td><td>7</td></tr><tr><td>Fig</td><td>$3.50</td><td>x</td></tr></table>
+</article></main></body></html>"#;
+    let out = extract_stdin(&[], page);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for word in [
+        "Prices",
+        "Here are the prices of fruit",
+        "Name",
+        "Apple",
+        "2 EUR",
+        "$3.50",
+    ] {
+        assert!(text.contains(word), "{word:?} missing from:\n{text}");
+    }
+    // The same page with a navigation bar is not a small page without furniture: its menu goes.
+    let with_nav = String::from_utf8_lossy(page).replace(
+        "<main>",
+        r#"<nav><a href="/">Home</a> <a href="/shop">Shop</a> <a href="/about">About us</a></nav><main>"#,
+    );
+    let out = extract_stdin(&[], with_nav.as_bytes());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("About us"), "{}", stdout(&out));
+}
+
+/// Issue 42: `--favor` moves the learned cleaner's bars: on the fieldnotes article precision
+/// drops the headline above the article's text (a block before its main region), recall also
+/// keeps the headline's repeat below it, balanced sits between; an unknown setting is refused.
+#[test]
+fn extract_favor_moves_the_bars() {
+    let page = site_page("fieldnotes", "dawn-chorus.html");
+    let page = page.to_str().unwrap();
+    let text = |favor: &str| extract(&[page, "--favor", favor]);
+    let (precision, balanced, recall) = (text("precision"), text("balanced"), text("recall"));
+    assert_eq!(balanced, extract(&[page]), "balanced is the default");
+    let headline = "What the dawn chorus is actually saying";
+    let count = |t: &str| t.matches(headline).count();
+    assert_eq!(
+        (count(&precision), count(&balanced), count(&recall)),
+        (0, 1, 2)
+    );
+    let words = |t: &str| t.split_whitespace().count();
+    assert!(words(&precision) < words(&balanced) && words(&balanced) < words(&recall));
+    // Every paragraph precision keeps, recall keeps too.
+    for para in precision.split("\n\n").filter(|p| !p.trim().is_empty()) {
+        assert!(recall.contains(para.trim()), "{para:?} missing from recall");
+    }
+    let out = run(&["extract", page, "--favor", "exact"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("precision, balanced, recall"), "{err}");
 }

@@ -1717,3 +1717,50 @@ fn markdown_records_of_the_samples_read_as_the_articles() {
             .all(|r| r.docview.topic_markdown.is_none())
     );
 }
+
+/// Issue 42: `ingest --favor precision` cleans as `extract --favor precision` does: the dawn
+/// chorus record loses its headline block (before the article's main region), which the
+/// default keeps; the setting is part of the run's settings, so resuming with another is refused.
+#[test]
+fn cli_ingest_favor_precision_keeps_less() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = samples_warc();
+    let topic_of = |out: &Path| -> String {
+        records(out)
+            .into_iter()
+            .find(|r| r.docview.identifier == DAWN_CHORUS_SHORTLINK)
+            .expect("dawn chorus record")
+            .docview
+            .topic_content
+    };
+    let precise = dir.path().join("precise");
+    let o = docview(&[
+        "ingest",
+        warc.to_str().unwrap(),
+        "--out",
+        precise.to_str().unwrap(),
+        "--favor",
+        "precision",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    check_records(&precise);
+    let balanced = dir.path().join("balanced");
+    run_ingest(vec![warc.clone()], &balanced);
+    let headline = "What the dawn chorus is actually saying";
+    let (p, b) = (topic_of(&precise), topic_of(&balanced));
+    assert!(
+        b.contains(headline) && !p.contains(headline),
+        "{p}\n---\n{b}"
+    );
+    assert!(p.len() < b.len());
+    let o = docview(&[
+        "ingest",
+        warc.to_str().unwrap(),
+        "--out",
+        precise.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("favor"), "{err}");
+}

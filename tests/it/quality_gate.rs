@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use docview::clean::{TrainParams, cleaner_of};
-use docview::eval::blocks::{all_blocks, cross_validate, load_sets};
+use docview::eval::blocks::{FoldCleaning, all_blocks, cross_validate, load_sets};
 use docview::eval::{EvalReport, evaluate_cleaner, load_set};
 
 /// set -> page type (or "all") -> F1
@@ -157,7 +157,10 @@ fn cross_validated_f1_does_not_go_down() {
         cv.folds,
         &TrainParams::default(),
         0,
-        true,
+        FoldCleaning {
+            site_evidence: true,
+            favor: docview::clean::Favor::Balanced,
+        },
         |line| eprintln!("{line}"),
     )
     .unwrap_or_else(|e| panic!("{e}"));

@@ -1,5 +1,5 @@
 //! Errors of the cleaners: a block model that cannot be read, written or trained, and an
-//! unknown cleaner name. Each names what it is about.
+//! unknown cleaner or favor name. Each names what it is about.
 
 use std::path::PathBuf;
 
@@ -28,6 +28,12 @@ pub enum Error {
     /// An unknown cleaner name was asked for.
     #[error("unknown cleaner {0:?} (known: {1})")]
     UnknownCleaner(String, String),
+    /// An unknown `--favor` was asked for.
+    #[error("unknown favor {name:?} (known: precision, balanced, recall)")]
+    UnknownFavor {
+        /// The name asked for.
+        name: String,
+    },
 }
 
 /// A stage of the block model that cannot be trained.

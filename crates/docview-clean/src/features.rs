@@ -7,7 +7,10 @@
 //! text length, punctuation and sentence density, link density of the block, its parent, its
 //! grandparent and its neighbours, tag names, class / id / ARIA hint words, repeated sibling
 //! items of the same shape, the distance to the block that repeats the page's `<title>`, and
-//! the share of its words in the page's JSON-LD `articleBody`. Chinese pages get the same
+//! the share of its words in the page's JSON-LD `articleBody`; and the article evidence of
+//! [`candidates`](super::candidates) (Readability's candidate scores, whether the block lies
+//! in the top candidate or a sibling that joined it, how far from it, and where it stands
+//! against the article's first and last dense paragraph). Chinese pages get the same
 //! features: terms are the scorer's tokens, one per ideograph.
 //!
 //! The last four features of a row are the block's [lexicon](super::lexicon) features: they
@@ -21,6 +24,7 @@ use std::hash::Hasher;
 
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
+use super::candidates::{Paragraph, article_evidence, paragraph_score};
 use super::framework::Analysis;
 use docview_page::{Hint, Item, NodeId, PageType, TagTree};
 use docview_text::for_each_token_span;
@@ -88,6 +92,17 @@ pub const FEATURE_NAMES: &[&str] = &[
     "ancestor_hint_family",
     "comment_ancestor",
     "ancestor_repeat_log",
+    // Article evidence (`candidates.rs`): Readability's candidate scores and the dense span.
+    "paragraph_score_log",
+    "in_top_candidate",
+    "joined_top_candidate",
+    "parent_candidate_ratio",
+    "best_ancestor_candidate_ratio",
+    "top_candidate_distance",
+    "top_candidate_share",
+    "dense_position",
+    "before_dense_share",
+    "after_dense_share",
     // Filled by the model's lexicon (`lexicon.rs`), 0 until then.
     "lexicon_word_mean",
     "lexicon_pair_mean",
@@ -222,6 +237,8 @@ struct TextStats {
     copyright: bool,
     title_tokens: u32,
     json_ld_tokens: u32,
+    chars: u32,
+    commas: u32,
 }
 
 /// A token hash that ignores ASCII case, for the Formula 2 vectors, the title match and the
@@ -324,12 +341,17 @@ pub fn block_features(tree: &TagTree, analysis: &Analysis) -> BlockFeatures {
                 };
                 let text = tree.slice(start, end);
                 for c in text.chars() {
+                    st.chars += 1;
                     match c {
                         c if is_sentence_end(c) => {
                             st.punct += 1;
                             st.sentence_ends += 1;
                         }
-                        ',' | ';' | ':' | '，' | '；' | '：' | '、' => st.punct += 1,
+                        ',' | '，' | '、' => {
+                            st.punct += 1;
+                            st.commas += 1;
+                        }
+                        ';' | ':' | '；' | '：' => st.punct += 1,
                         '©' => st.copyright = true,
                         _ => {}
                     }
@@ -410,6 +432,24 @@ pub fn block_features(tree: &TagTree, analysis: &Analysis) -> BlockFeatures {
             .map(|(i, _)| i);
     }
 
+    // Readability's candidates over the tree, and the article's dense span.
+    let paragraphs: Vec<Paragraph> = stats
+        .iter()
+        .map(|st| Paragraph {
+            chars: st.chars,
+            commas: st.commas,
+            sentence_ends: st.sentence_ends,
+        })
+        .collect();
+    let article = article_evidence(tree, &visible, &paragraphs, &before);
+    let candidate_ratio = |id: usize| {
+        if article.top_score > 0.0 {
+            article.score[id] / article.top_score
+        } else {
+            0.0
+        }
+    };
+
     // Siblings of the same shape (label) as each node, counted per parent in one pass.
     let mut same_shape = vec![0usize; n];
     let mut by_label: FxHashMap<&str, usize> = FxHashMap::default();
@@ -455,12 +495,27 @@ pub fn block_features(tree: &TagTree, analysis: &Analysis) -> BlockFeatures {
         let same_shape_of = |id: usize| same_shape[id];
         let same_shape = same_shape[i];
         let mut ancestor_repeat = 0;
+        let mut best_candidate = 0f32;
         let mut cur = node.parent;
         for _ in 0..5 {
             let Some(a) = cur else { break };
             ancestor_repeat = ancestor_repeat.max(same_shape_of(a as usize));
+            best_candidate = best_candidate.max(candidate_ratio(a as usize));
             cur = tree.node(a).parent;
         }
+        let at = before[i];
+        let share_of = |terms: u32| terms as f32 / page_terms as f32;
+        let top_distance = match article.top_span {
+            Some((start, _)) if at < start => -share_of(start - at),
+            Some((_, end)) if at >= end => share_of(at - end),
+            _ => 0.0,
+        };
+        let (dense_position, before_dense, after_dense) = match article.dense_span {
+            Some((start, _)) if at < start => (-1.0, share_of(start - at), 0.0),
+            Some((_, end)) if at >= end => (1.0, 0.0, share_of(at - end)),
+            Some(_) => (0.0, 0.0, 0.0),
+            None => (-2.0, 0.0, 0.0),
+        };
         // Cosine of the block's term counts with the page's Formula 2 vector.
         block_counts.clear();
         let (from, to) = spans[i];
@@ -575,6 +630,16 @@ pub fn block_features(tree: &TagTree, analysis: &Analysis) -> BlockFeatures {
             anc_family[i],
             flag(comment[i]),
             ln1p(ancestor_repeat as u32),
+            paragraph_score(&paragraphs[i]).ln_1p(),
+            flag(article.in_top[i]),
+            flag(article.joined[i]),
+            node.parent.map_or(0.0, |p| candidate_ratio(p as usize)),
+            best_candidate,
+            top_distance,
+            article.top_share,
+            dense_position,
+            before_dense,
+            after_dense,
             0.0,
             0.0,
             0.0,

@@ -31,13 +31,14 @@
 
 use std::sync::Arc;
 
+use super::favor::{Bars, Favor};
 use super::features::{BlockFeatures, FEATURE_NAMES, block_features, is_sentence_end};
 use super::framework::Analysis;
 use super::model::BlockModel;
 use super::site_evidence::{N_SITE, PageSignature, RepeatsLearner, SITE_NAMES, SiteRepeats};
 use super::{
-    BlockEvidence, Cleaned, Cleaner, Decision, Framework, SHORT_PAGE_REASON, SiteLearner,
-    SiteModel, short_page_prose,
+    BlockEvidence, Cleaned, Cleaner, Decision, Framework, SHORT_PAGE_REASON, SMALL_PAGE_KEPT_SHARE,
+    SMALL_PAGE_REASON, SiteLearner, SiteModel, short_page_prose, small_page_whole,
 };
 use docview_page::{Item, NodeId, TagTree};
 
@@ -55,6 +56,7 @@ pub const READ_MIN_PAGES: u32 = 4;
 pub struct Learned {
     model: Arc<BlockModel>,
     framework: Framework,
+    favor: Favor,
 }
 
 /// The learned cleaner's view of one page, for `docview extract --format json`.
@@ -85,7 +87,18 @@ impl Learned {
         Learned {
             model,
             framework: Framework::default(),
+            favor: Favor::default(),
         }
+    }
+
+    /// The same cleaner deciding as `favor` asks.
+    pub fn with_favor(self, favor: Favor) -> Learned {
+        Learned { favor, ..self }
+    }
+
+    /// What it favours.
+    pub fn favor(&self) -> Favor {
+        self.favor
     }
 
     /// Its model.
@@ -121,8 +134,9 @@ impl Learned {
             &mut features,
             (!site_rows.is_empty()).then_some(&site_rows[..]),
         );
-        let threshold = page_threshold(&self.model, tree, &features, &scores);
-        let cleaned = decide(tree, analysis, &features, &scores, threshold);
+        let bars = self.favor.bars();
+        let threshold = page_threshold(&self.model, tree, &features, &scores, bars);
+        let cleaned = decide(tree, analysis, &features, &scores, threshold, bars);
         Explained {
             features,
             scores,
@@ -265,21 +279,24 @@ pub const AFTER_REGION_SCORE: f32 = 0.95;
 
 /// The threshold of a page's blocks: the model's prose threshold on a [prose page](prose_page)
 /// where some block reaches it, else its threshold (a prose page none of whose blocks reaches
-/// the prose threshold keeps what reaches the other, rather than nothing).
+/// the prose threshold keeps what reaches the other, rather than nothing), each moved by the
+/// bars' shift.
 fn page_threshold(
     model: &BlockModel,
     tree: &TagTree,
     features: &BlockFeatures,
     scores: &[f32],
+    bars: Bars,
 ) -> f32 {
+    let shift = bars.threshold_shift;
     match model.prose_threshold {
         Some(prose)
-            if scores.iter().any(|&s| s >= prose)
-                && prose_page(tree, features, scores, model.threshold) =>
+            if scores.iter().any(|&s| s >= prose + shift)
+                && prose_page(tree, features, scores, model.threshold + shift) =>
         {
-            prose
+            prose + shift
         }
-        _ => model.threshold,
+        _ => model.threshold + shift,
     }
 }
 
@@ -344,9 +361,11 @@ pub(crate) fn decide(
     features: &BlockFeatures,
     scores: &[f32],
     threshold: f32,
+    bars: Bars,
 ) -> Cleaned {
     let n = tree.nodes.len();
     let mut own_kept = vec![false; n];
+    let mut kept_reason = "model score at or above the threshold";
     for (k, &id) in features.nodes.iter().enumerate() {
         own_kept[id as usize] = scores[k] >= threshold;
     }
@@ -368,9 +387,9 @@ pub(crate) fn decide(
             let i = id as usize;
             if own_kept[i] && !tree.is_ancestor(region, id) {
                 let bar = if id < region {
-                    BEFORE_REGION_SCORE
+                    bars.before_region
                 } else {
-                    AFTER_REGION_SCORE
+                    bars.after_region
                 };
                 if scores[k] < bar {
                     own_kept[i] = false;
@@ -379,7 +398,20 @@ pub(crate) fn decide(
             }
         }
     }
-    let mut kept_reason = "model score at or above the threshold";
+    if let Some(small) = small_page_whole(tree) {
+        // A small page without furniture is its text, where the model kept too little of it.
+        let terms = |ids: &mut dyn Iterator<Item = NodeId>| -> u32 {
+            ids.map(|id| tree.node(id).own.terms).sum()
+        };
+        let all = terms(&mut small.iter().copied());
+        let kept = terms(&mut small.iter().copied().filter(|&id| own_kept[id as usize]));
+        if (kept as f32) < SMALL_PAGE_KEPT_SHARE * all as f32 {
+            for id in small {
+                own_kept[id as usize] = true;
+            }
+            return decided(tree, analysis, own_kept, vec![false; n], SMALL_PAGE_REASON);
+        }
+    }
     if !own_kept.iter().any(|&k| k) {
         // A short page's prose is its topic content, whatever its score ([`short_page_prose`]).
         for id in short_page_prose(tree) {
@@ -387,6 +419,19 @@ pub(crate) fn decide(
             kept_reason = SHORT_PAGE_REASON;
         }
     }
+    decided(tree, analysis, own_kept, outside_region, kept_reason)
+}
+
+/// The cleaned page of the blocks marked in `own_kept` (`outside_region`: those dropped for
+/// lying outside the main region), kept for `kept_reason`.
+fn decided(
+    tree: &TagTree,
+    analysis: Analysis,
+    own_kept: Vec<bool>,
+    outside_region: Vec<bool>,
+    kept_reason: &'static str,
+) -> Cleaned {
+    let n = tree.nodes.len();
     if !own_kept.iter().any(|&k| k) {
         // No topic content: the labelled sets hold such pages (a chart of titles, a shop page
         // whose products load by script), and the pipeline keeps their visible text when it
@@ -506,6 +551,7 @@ mod tests {
             &features,
             &[0.2, 0.9, 0.8, 0.1],
             0.5,
+            Favor::Balanced.bars(),
         );
         assert_eq!(c.topic_text, "four five six\n\nseven eight nine");
         let root = c.topic_root.unwrap();
@@ -521,6 +567,7 @@ mod tests {
             &features,
             &[0.9, 0.3, 0.8, 0.1],
             0.5,
+            Favor::Balanced.bars(),
         );
         assert_eq!(
             c.topic_text,
@@ -532,6 +579,7 @@ mod tests {
             &features,
             &[0.9, 0.2, 0.8, 0.1],
             0.5,
+            Favor::Balanced.bars(),
         );
         assert_eq!(c.topic_text, "one two three\n\nseven eight nine");
         assert_eq!(&*tree.node(c.topic_root.unwrap()).label, "div#a");
@@ -544,12 +592,35 @@ mod tests {
         let c = cleaner.clean(&build(page));
         assert_eq!(c.topic_text, "hello world, this is a one-paragraph page.");
         assert_eq!(c.paragraphs.len(), 1);
+        // Kept by its score or, where no block reaches the threshold, as a short page's prose.
+        let (tree, analysis, features) = rows(page);
+        let none = vec![0.0; features.len()];
+        let c = decide(
+            &tree,
+            analysis,
+            &features,
+            &none,
+            0.5,
+            Favor::Balanced.bars(),
+        );
+        assert_eq!(c.topic_text, "hello world, this is a one-paragraph page.");
         let root = c.topic_root.expect("a topic root");
         assert_eq!(c.decisions[root as usize].reason, crate::SHORT_PAGE_REASON);
-        // A short page of links only keeps nothing.
+        // The rule keeps no links: a short page of links only whose blocks reach no threshold
+        // keeps nothing.
         let links = "<html><body><p><a href=/a>one page here</a> <a href=/b>another page \
             there</a></p></body></html>";
-        assert!(cleaner.clean(&build(links)).topic_root.is_none());
+        let (tree, analysis, features) = rows(links);
+        let none = vec![0.0; features.len()];
+        let c = decide(
+            &tree,
+            analysis,
+            &features,
+            &none,
+            0.5,
+            Favor::Balanced.bars(),
+        );
+        assert!(c.topic_root.is_none(), "{:?}", c.topic_text);
     }
 
     /// `n` words, a sentence end after each tenth.
@@ -612,14 +683,27 @@ mod tests {
         assert_eq!(model.prose_threshold, Some(crate::model::PROSE_THRESHOLD));
         let (tree, analysis, features) = rows(&article("<p>Filed under tides</p>"));
         let scores = [0.9, 0.8, 0.55];
-        assert_eq!(page_threshold(&model, &tree, &features, &scores), 0.6);
-        let c = decide(&tree, analysis.clone(), &features, &scores, 0.6);
+        assert_eq!(
+            page_threshold(&model, &tree, &features, &scores, Favor::Balanced.bars()),
+            0.6
+        );
+        let c = decide(
+            &tree,
+            analysis.clone(),
+            &features,
+            &scores,
+            0.6,
+            Favor::Balanced.bars(),
+        );
         assert!(!c.topic_text.contains("Filed"), "{}", c.topic_text);
         // A prose page none of whose blocks reaches the prose threshold keeps what reaches the
         // other rather than nothing.
         let low = [0.55, 0.5, 0.2];
         assert!(prose_page(&tree, &features, &low, model.threshold));
-        assert_eq!(page_threshold(&model, &tree, &features, &low), 0.45);
+        assert_eq!(
+            page_threshold(&model, &tree, &features, &low, Favor::Balanced.bars()),
+            0.45
+        );
         // A model file from before the prose threshold decides every page at its threshold.
         model.prose_threshold = None;
         let json = model.to_json().unwrap();
@@ -627,7 +711,7 @@ mod tests {
         let old = BlockModel::from_json(&json, "old").unwrap();
         assert_eq!(old.prose_threshold, None);
         assert_eq!(
-            page_threshold(&old, &tree, &features, &scores),
+            page_threshold(&old, &tree, &features, &scores, Favor::Balanced.bars()),
             old.threshold
         );
     }
@@ -660,7 +744,14 @@ mod tests {
         assert_eq!(&*tree.node(region).label, "article");
         // Crumbs 0.7 and headline 0.8 before the article, comments 0.9 and 0.97 after it.
         let scores = [0.7, 0.8, 0.9, 0.9, 0.9, 0.97];
-        let c = decide(&tree, analysis.clone(), &features, &scores, 0.6);
+        let c = decide(
+            &tree,
+            analysis.clone(),
+            &features,
+            &scores,
+            0.6,
+            Favor::Balanced.bars(),
+        );
         let text = &c.topic_text;
         assert!(!text.contains("Home"), "{text}");
         assert!(text.starts_with("The tide pools of Point Ruth"), "{text}");
@@ -674,7 +765,14 @@ mod tests {
         assert_eq!(c.decisions[crumbs].reason, OUTSIDE_REGION_REASON);
         // Scored as strongly as the article, the comments stay.
         let strong = [0.7, 0.8, 0.9, 0.9, 0.96, 0.97];
-        let c = decide(&tree, analysis, &features, &strong, 0.6);
+        let c = decide(
+            &tree,
+            analysis,
+            &features,
+            &strong,
+            0.6,
+            Favor::Balanced.bars(),
+        );
         assert!(c.topic_text.contains("reply"), "{}", c.topic_text);
     }
 

@@ -11,8 +11,10 @@
 
 #![deny(missing_docs)]
 
+mod candidates;
 mod eem;
 mod error;
+mod favor;
 mod features;
 mod framework;
 mod infodiscoverer;
@@ -36,6 +38,7 @@ use wisdom::{Wisdom, WisdomParams};
 pub use docview_page::PageType;
 pub use docview_trees::{MAX_TREE_DEPTH, Stage};
 pub use error::{Error, Result};
+pub use favor::Favor;
 pub use features::{
     BlockFeatures, FEATURE_NAMES, N_CONTEXT, N_FEATURES, block_features, context_rows, parents,
 };
@@ -210,6 +213,57 @@ pub(crate) fn short_page_prose(tree: &TagTree) -> Vec<NodeId> {
     prose
 }
 
+/// A small page keeps all its text: at most this many visible text blocks …
+pub(crate) const SMALL_PAGE_BLOCKS: usize = 30;
+/// … of at most this many terms in all …
+pub(crate) const SMALL_PAGE_TERMS: u32 = 150;
+/// … and at most this share of them link text.
+pub(crate) const SMALL_PAGE_ANCHOR_SHARE: f32 = 0.25;
+
+/// The learned cleaner keeps a small page whole when what it kept of it holds less than this
+/// share of its text.
+pub(crate) const SMALL_PAGE_KEPT_SHARE: f32 = 0.6;
+
+/// The reason of a block kept as part of a small page ([`small_page_whole`]).
+pub(crate) const SMALL_PAGE_REASON: &str = "a small page without furniture, kept whole";
+
+/// The text blocks of a small page with no furniture, all of which are its topic content
+/// (issue 42: a page of a heading, a paragraph and a table kept only its table's header row): a page
+/// of at most [`SMALL_PAGE_BLOCKS`] visible text blocks and [`SMALL_PAGE_TERMS`] terms, with
+/// little link text, no block named or placed like boilerplate (navigation, header, footer,
+/// sidebar, comments) and at least one paragraph of prose. Its blocks of images are left out.
+/// `None` for any other page.
+pub(crate) fn small_page_whole(tree: &TagTree) -> Option<Vec<NodeId>> {
+    let root = tree.root()?;
+    let page = tree.node(root).subtree;
+    if page.terms > SMALL_PAGE_TERMS || page.anchor_ratio() > SMALL_PAGE_ANCHOR_SHARE {
+        return None;
+    }
+    let visible = tree.visible_nodes();
+    let mut furniture = vec![false; tree.nodes.len()];
+    let (mut blocks, mut prose) = (Vec::new(), false);
+    for (i, node) in tree.nodes.iter().enumerate() {
+        let parent = node.parent.is_some_and(|p| furniture[p as usize]);
+        furniture[i] = parent
+            || node.hint.is_boilerplate()
+            || matches!(&*node.tag, "nav" | "aside" | "footer" | "header" | "form");
+        if !visible[i] || node.own.terms == 0 {
+            continue;
+        }
+        if furniture[i] {
+            return None;
+        }
+        if blocks.len() >= SMALL_PAGE_BLOCKS {
+            return None;
+        }
+        prose |= node.own.terms >= 12 && node.block_type == PageType::Topic;
+        if node.block_type != PageType::Image {
+            blocks.push(i as NodeId);
+        }
+    }
+    prose.then_some(blocks)
+}
+
 /// A page cleaner: from a markup tag tree to its topic content.
 pub trait Cleaner: Send + Sync {
     /// Which cleaner it is.
@@ -288,16 +342,18 @@ pub struct BlockEvidence {
     pub features: Vec<(&'static str, f32)>,
 }
 
-/// The cleaner `kind`, with the shipped block model.
+/// The cleaner `kind`, with the shipped block model, balanced.
 pub fn cleaner_of(kind: CleanerKind) -> crate::Result<Box<dyn Cleaner>> {
-    cleaner_with_model(kind, None)
+    cleaner_with_model(kind, None, Favor::Balanced)
 }
 
 /// The cleaner `kind`; the learned cleaner uses the model file `model` when given, else the
-/// model shipped inside the binary. A model file with another cleaner is an error.
+/// model shipped inside the binary, and decides as `favor` asks (so does the learned cleaner
+/// that a site-aware cleaner falls back to). A model file with another cleaner is an error.
 pub fn cleaner_with_model(
     kind: CleanerKind,
     model: Option<&std::path::Path>,
+    favor: Favor,
 ) -> crate::Result<Box<dyn Cleaner>> {
     if let (Some(path), false) = (model, kind.uses_block_model()) {
         return Err(crate::Error::Model {
@@ -314,14 +370,17 @@ pub fn cleaner_with_model(
                 blocks,
                 ..InfoDiscovererParams::default()
             },
-            Box::new(Learned::embedded()?),
+            Box::new(Learned::embedded()?.with_favor(favor)),
         )))
     };
     match kind {
-        CleanerKind::Learned => Ok(Box::new(match model {
-            Some(path) => Learned::with_model(std::sync::Arc::new(BlockModel::load(path)?)),
-            None => Learned::embedded()?,
-        })),
+        CleanerKind::Learned => Ok(Box::new(
+            match model {
+                Some(path) => Learned::with_model(std::sync::Arc::new(BlockModel::load(path)?)),
+                None => Learned::embedded()?,
+            }
+            .with_favor(favor),
+        )),
         CleanerKind::Framework => Ok(Box::new(Framework::default())),
         CleanerKind::Eem => Ok(Box::new(Eem)),
         CleanerKind::KeyPattern => Ok(Box::new(KeyPattern::default())),
@@ -329,7 +388,7 @@ pub fn cleaner_with_model(
         CleanerKind::InfoDiscovererTable => infodiscoverer(BlockTags::Table),
         CleanerKind::Wisdom => Ok(Box::new(Wisdom::new(
             WisdomParams::default(),
-            Box::new(Learned::embedded()?),
+            Box::new(Learned::embedded()?.with_favor(favor)),
         ))),
     }
 }

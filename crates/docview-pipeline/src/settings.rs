@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::clean::{CleanerKind, FrameworkParams};
+use crate::clean::{CleanerKind, Favor, FrameworkParams};
 use crate::extract::PageLimits;
 use crate::integrate::IntegrateParams;
 use crate::replica::{Detection, KeywordParams, MinHashParams};
@@ -66,6 +66,9 @@ pub struct IngestOptions {
     pub cleaner: CleanerKind,
     /// The learned cleaner's model file (`None`: the model inside the binary).
     pub model: Option<PathBuf>,
+    /// What the learned cleaner favours (`--favor`).
+    #[serde(default)]
+    pub favor: Favor,
     /// The classifier that fills each DocView's classification code.
     pub classifier: ClassifierChoice,
     /// Clean every page alone: no site models, even for a site-aware cleaner.
@@ -118,6 +121,7 @@ impl IngestOptions {
             out,
             cleaner: CleanerKind::default(),
             model: None,
+            favor: Favor::default(),
             classifier: ClassifierChoice::default(),
             pages_alone: false,
             threads: 0,
@@ -190,6 +194,7 @@ impl IngestOptions {
             detection: self.detection,
             docview_version: env!("CARGO_PKG_VERSION").to_string(),
             earlier: self.earlier.iter().map(|p| setting_path(p)).collect(),
+            favor: self.favor,
             framework: FrameworkParams::default(),
             input_bytes,
             // Canonical paths: the same folder named another way is the same input.
@@ -226,6 +231,9 @@ pub struct RunSettings {
     pub docview_version: String,
     /// The earlier runs, canonical paths.
     pub earlier: Vec<String>,
+    /// What the learned cleaner favours (balanced in a run state from before it existed).
+    #[serde(default)]
+    pub favor: Favor,
     /// The framework cleaner's parameters.
     pub framework: FrameworkParams,
     /// The inputs' size in bytes, when known (not for standard input).
@@ -282,6 +290,7 @@ impl RunSettings {
             detection,
             docview_version,
             earlier,
+            favor,
             framework,
             input_bytes,
             inputs,

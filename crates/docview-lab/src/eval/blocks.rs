@@ -27,10 +27,10 @@ use super::{
     EvalReport, LabelledPage, PageScore, SiteModels, learn_site_models_with, run_eval_pages,
 };
 use crate::clean::{
-    BlockFeatures, BlockModel, Cleaner, FEATURE_NAMES, Framework, Learned, Lexicon, N_CONTEXT,
-    N_FEATURES, N_SITE, PageSignature, RepeatsLearner, SITE_MIN_PAGES as MIN_PAGES, SITE_NAMES,
-    SITE_WIDTH, SiteLearner, SiteModel, Stage, TrainParams, block_features, context_rows,
-    joined_rows, parents, site_rows,
+    BlockFeatures, BlockModel, Cleaner, FEATURE_NAMES, Favor, Framework, Learned, Lexicon,
+    N_CONTEXT, N_FEATURES, N_SITE, PageSignature, RepeatsLearner, SITE_MIN_PAGES as MIN_PAGES,
+    SITE_NAMES, SITE_WIDTH, SiteLearner, SiteModel, Stage, TrainParams, block_features,
+    context_rows, joined_rows, parents, site_rows,
 };
 use crate::extract::{PageLimits, parse_page};
 use crate::input::read_page_bytes;
@@ -579,20 +579,33 @@ pub struct CrossValidation {
     pub fold_pages: Vec<usize>,
 }
 
+/// How each fold's model cleans its pages in a [`cross_validate`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FoldCleaning {
+    /// With a model that has a site stage (`TrainParams::site_evidence`): the pages are
+    /// cleaned with their sites' evidence, else each alone (the models' first and second
+    /// stages are the same either way).
+    pub site_evidence: bool,
+    /// What the cleaner favours (`--favor`).
+    pub favor: Favor,
+}
+
 /// Site-grouped k-fold cross-validation of the learned cleaner over `sets` together: for each
-/// fold, a model trained on the other folds' pages cleans this fold's pages. With
-/// `params.site_evidence` the models have a site stage, and `site_evidence_on` says whether the
-/// pages are cleaned with their sites' evidence or each alone (the models' first and second
-/// stages are the same either way).
+/// fold, a model trained on the other folds' pages cleans this fold's pages, as `cleaning`
+/// says.
 pub fn cross_validate(
     sets: &[LabelledSet],
     blocks: &[PageBlocks],
     folds: usize,
     params: &TrainParams,
     threads: usize,
-    site_evidence_on: bool,
+    cleaning: FoldCleaning,
     mut progress: impl FnMut(&str),
 ) -> Result<CrossValidation> {
+    let FoldCleaning {
+        site_evidence: site_evidence_on,
+        favor,
+    } = cleaning;
     let fold_of = site_folds(blocks, folds);
     let page_fold: BTreeMap<(&str, &str), usize> = blocks
         .iter()
@@ -627,7 +640,7 @@ pub fn cross_validate(
             fold_size
         ));
         let model = train_model(&train, params)?;
-        let cleaner = Learned::with_model(std::sync::Arc::new(model));
+        let cleaner = Learned::with_model(std::sync::Arc::new(model)).with_favor(favor);
         for (s, set) in sets.iter().enumerate() {
             let pages: Vec<LabelledPage> = set
                 .pages

@@ -35,7 +35,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let started = Instant::now();
     let out = &options.out;
     let state_path = out.join(STATE_FILE);
-    let cleaner = cleaner_with_model(options.cleaner, options.model.as_deref())?;
+    let cleaner = cleaner_with_model(options.cleaner, options.model.as_deref(), options.favor)?;
     // Loaded before anything is read: a bad model file is told at once.
     let classifier = options.classifier.load()?;
     let pool = crate::thread_pool(options.threads)?;

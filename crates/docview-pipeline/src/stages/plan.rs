@@ -71,7 +71,7 @@ impl Plan {
                 "a sharded run resumes by running its stages again: finished tasks are skipped",
             ));
         }
-        cleaner_with_model(options.cleaner, options.model.as_deref())?;
+        cleaner_with_model(options.cleaner, options.model.as_deref(), options.favor)?;
         options.classifier.load()?;
         EarlierRuns::check(&options)?;
         let units = Inputs::plan(&options.inputs)?;
@@ -156,7 +156,7 @@ impl Plan {
     /// a site-aware cleaner without `--pages-alone`).
     pub(super) fn cleaner(&self) -> Result<(Box<dyn crate::clean::Cleaner>, bool)> {
         let options = &self.options;
-        let cleaner = cleaner_with_model(options.cleaner, options.model.as_deref())?;
+        let cleaner = cleaner_with_model(options.cleaner, options.model.as_deref(), options.favor)?;
         let site_aware = cleaner.site_learner().is_some() && !options.pages_alone;
         Ok((cleaner, site_aware))
     }
