@@ -76,6 +76,22 @@ fn read(path: PathBuf) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// Asserts that the record, replica, skip and statistics files of `out` are byte for byte
+/// those of `reference`; `what` says which run `reference` is, for the message.
+fn assert_same_output(out: &Path, reference: &Path, what: &str) {
+    for file in [
+        "docviews.jsonl",
+        "replicas.jsonl",
+        "skipped.jsonl",
+        "stats.json",
+    ] {
+        assert!(
+            read(out.join(file)) == read(reference.join(file)),
+            "{file} differs from {what}"
+        );
+    }
+}
+
 #[test]
 fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
     let dir = tempfile::tempdir().unwrap();
@@ -295,17 +311,11 @@ fn ctrl_c_stops_either_pass_cleanly_and_the_run_resumes_where_it_was() {
             "{}",
             String::from_utf8_lossy(&resumed.stderr)
         );
-        for file in [
-            "docviews.jsonl",
-            "replicas.jsonl",
-            "skipped.jsonl",
-            "stats.json",
-        ] {
-            assert!(
-                read(out.join(file)) == read(reference.join(file)),
-                "{pass}: {file} differs from the uninterrupted run's"
-            );
-        }
+        assert_same_output(
+            &out,
+            &reference,
+            &format!("the uninterrupted run's (interrupted in the {pass})"),
+        );
         let state = RunState::load(&out.join(STATE_FILE)).unwrap();
         assert_eq!(state.status, Status::Complete);
         assert!(state.first_pass.is_none());
@@ -346,17 +356,7 @@ fn a_second_run_on_a_live_runs_folder_is_refused_and_harms_nothing() {
     // The live run ends as if it had been alone.
     let status = live.wait().unwrap();
     assert!(status.success());
-    for file in [
-        "docviews.jsonl",
-        "replicas.jsonl",
-        "skipped.jsonl",
-        "stats.json",
-    ] {
-        assert!(
-            read(out.join(file)) == read(reference.join(file)),
-            "{file} differs from a run that was alone"
-        );
-    }
+    assert_same_output(&out, &reference, "a run that was alone");
     check_records(&out);
     let state = RunState::load(&out.join(STATE_FILE)).unwrap();
     assert_eq!(state.status, Status::Complete);
@@ -446,16 +446,6 @@ fn a_full_disk_is_told_gives_the_spill_s_room_back_and_the_run_resumes() {
         "{}",
         String::from_utf8_lossy(&resumed.stderr)
     );
-    for file in [
-        "docviews.jsonl",
-        "replicas.jsonl",
-        "skipped.jsonl",
-        "stats.json",
-    ] {
-        assert!(
-            read(out.join(file)) == read(reference.join(file)),
-            "{file} differs from the uninterrupted run's"
-        );
-    }
+    assert_same_output(&out, &reference, "the uninterrupted run's");
     check_records(&out);
 }

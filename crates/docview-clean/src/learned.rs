@@ -593,16 +593,19 @@ mod tests {
         assert_eq!(c.topic_text, "hello world, this is a one-paragraph page.");
         assert_eq!(c.paragraphs.len(), 1);
         // Kept by its score or, where no block reaches the threshold, as a short page's prose.
-        let (tree, analysis, features) = rows(page);
-        let none = vec![0.0; features.len()];
-        let c = decide(
-            &tree,
-            analysis,
-            &features,
-            &none,
-            0.5,
-            Favor::Balanced.bars(),
-        );
+        let unscored = |html: &str| {
+            let (tree, analysis, features) = rows(html);
+            let none = vec![0.0; features.len()];
+            decide(
+                &tree,
+                analysis,
+                &features,
+                &none,
+                0.5,
+                Favor::Balanced.bars(),
+            )
+        };
+        let c = unscored(page);
         assert_eq!(c.topic_text, "hello world, this is a one-paragraph page.");
         let root = c.topic_root.expect("a topic root");
         assert_eq!(c.decisions[root as usize].reason, crate::SHORT_PAGE_REASON);
@@ -610,16 +613,7 @@ mod tests {
         // keeps nothing.
         let links = "<html><body><p><a href=/a>one page here</a> <a href=/b>another page \
             there</a></p></body></html>";
-        let (tree, analysis, features) = rows(links);
-        let none = vec![0.0; features.len()];
-        let c = decide(
-            &tree,
-            analysis,
-            &features,
-            &none,
-            0.5,
-            Favor::Balanced.bars(),
-        );
+        let c = unscored(links);
         assert!(c.topic_root.is_none(), "{:?}", c.topic_text);
     }
 
