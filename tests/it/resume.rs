@@ -76,6 +76,18 @@ fn read(path: PathBuf) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// A collection of `pages` pages written to `dir/collection.jsonl` and ingested once, without
+/// interruption, into `dir/reference`, its records checked: (the collection, the reference).
+fn collection_and_reference(dir: &Path, pages: usize) -> (PathBuf, PathBuf) {
+    let input = dir.join("collection.jsonl");
+    write_collection(&input, pages);
+    let reference = dir.join("reference");
+    let status = ingest_cmd(&input, &reference, false).status().unwrap();
+    assert!(status.success());
+    check_records(&reference);
+    (input, reference)
+}
+
 /// Asserts that the record, replica, skip and statistics files of `out` are byte for byte
 /// those of `reference`; `what` says which run `reference` is, for the message.
 fn assert_same_output(out: &Path, reference: &Path, what: &str) {
@@ -95,14 +107,8 @@ fn assert_same_output(out: &Path, reference: &Path, what: &str) {
 #[test]
 fn killed_ingest_resumes_without_losing_or_duplicating_pages() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("collection.jsonl");
-    write_collection(&input, 60);
-
     // The reference: one uninterrupted run.
-    let reference = dir.path().join("reference");
-    let status = ingest_cmd(&input, &reference, false).status().unwrap();
-    assert!(status.success());
-    check_records(&reference);
+    let (input, reference) = collection_and_reference(dir.path(), 60);
     // The copies with a paragraph of their own are near-replicas: the resumed run must refill
     // the LSH index from the records to find the same ones.
     let reference_replicas = String::from_utf8(read(reference.join("replicas.jsonl"))).unwrap();
@@ -245,16 +251,7 @@ fn wait_for(
 #[test]
 fn ctrl_c_stops_either_pass_cleanly_and_the_run_resumes_where_it_was() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("collection.jsonl");
-    write_collection(&input, 60);
-    let reference = dir.path().join("reference");
-    assert!(
-        ingest_cmd(&input, &reference, false)
-            .status()
-            .unwrap()
-            .success()
-    );
-    check_records(&reference);
+    let (input, reference) = collection_and_reference(dir.path(), 60);
 
     type Reached = fn(&RunState) -> bool;
     let passes: [(&str, Reached, &str); 2] = [
@@ -326,16 +323,7 @@ fn ctrl_c_stops_either_pass_cleanly_and_the_run_resumes_where_it_was() {
 #[test]
 fn a_second_run_on_a_live_runs_folder_is_refused_and_harms_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("collection.jsonl");
-    write_collection(&input, 90);
-    let reference = dir.path().join("reference");
-    assert!(
-        ingest_cmd(&input, &reference, false)
-            .status()
-            .unwrap()
-            .success()
-    );
-    check_records(&reference);
+    let (input, reference) = collection_and_reference(dir.path(), 90);
 
     let out = dir.path().join("live");
     let mut live = ingest_cmd(&input, &out, false).spawn().unwrap();
@@ -417,15 +405,7 @@ fn a_full_disk_is_told_gives_the_spill_s_room_back_and_the_run_resumes() {
         eprintln!("skipped: cannot mount a tmpfs here (root only) to fill a disk");
         return;
     };
-    let input = dir.path().join("collection.jsonl");
-    write_collection(&input, 60);
-    let reference = dir.path().join("reference");
-    assert!(
-        ingest_cmd(&input, &reference, false)
-            .status()
-            .unwrap()
-            .success()
-    );
+    let (input, reference) = collection_and_reference(dir.path(), 60);
 
     let out = small.0.join("out");
     let full = ingest_cmd(&input, &out, false).output().unwrap();
