@@ -29,7 +29,7 @@ pub enum Error {
     #[error("unknown cleaner {0:?} (known: {1})")]
     UnknownCleaner(String, String),
     /// An unknown `--favor` was asked for.
-    #[error("unknown favor {name:?} (known: precision, balanced, recall)")]
+    #[error("unknown favor {name:?} (known: {known})", known = crate::Favor::NAMES.join(", "))]
     UnknownFavor {
         /// The name asked for.
         name: String,
