@@ -14,6 +14,8 @@
 
 use docview_page::{Hint, TagTree};
 
+use super::features::{PROSE_BLOCK_SENTENCES, PROSE_BLOCK_TERMS};
+
 /// Characters a paragraph needs to score (Readability's 25).
 const MIN_PARAGRAPH_CHARS: u32 = 25;
 /// Levels of containers above a paragraph that it scores.
@@ -22,11 +24,8 @@ const ANCESTOR_LEVELS: usize = 5;
 const SIBLING_SHARE: f32 = 0.2;
 /// … and never below this score.
 const SIBLING_MIN_SCORE: f32 = 10.0;
-/// A paragraph is dense (prose) from this many terms …
-const DENSE_TERMS: u32 = 30;
-/// … with this many sentence ends …
-const DENSE_SENTENCE_ENDS: u32 = 2;
-/// … and below this share of link text.
+/// A paragraph of prose ([`PROSE_BLOCK_TERMS`], [`PROSE_BLOCK_SENTENCES`]) is dense below this
+/// share of link text.
 const DENSE_MAX_ANCHOR: f32 = 0.3;
 
 /// What the features need of a visible block's own text.
@@ -182,8 +181,8 @@ pub(crate) fn article_evidence(
         let node = &tree.nodes[i];
         visible[i]
             && (!inside || evidence.joined[i])
-            && node.own.terms >= DENSE_TERMS
-            && paragraphs[i].sentence_ends >= DENSE_SENTENCE_ENDS
+            && node.own.terms >= PROSE_BLOCK_TERMS
+            && paragraphs[i].sentence_ends >= PROSE_BLOCK_SENTENCES
             && node.own.anchor_ratio() < DENSE_MAX_ANCHOR
     };
     for inside in [true, false] {

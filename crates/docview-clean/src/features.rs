@@ -217,6 +217,21 @@ fn hint_family(hint: Hint) -> f32 {
     }
 }
 
+/// A block of at least this many own terms and [`PROSE_BLOCK_SENTENCES`] sentence ends is a
+/// paragraph of prose: for the learned cleaner's prose page (`learned.rs`) and the article's
+/// dense paragraphs (`candidates.rs`).
+pub(crate) const PROSE_BLOCK_TERMS: u32 = 30;
+
+/// See [`PROSE_BLOCK_TERMS`]. Two, so that a listing's one-sentence teaser is no paragraph of
+/// prose, in Chinese above all, where each ideograph is a term.
+pub(crate) const PROSE_BLOCK_SENTENCES: u32 = 2;
+
+/// The elements of a page's chrome, around its content: navigation, sidebars, header and
+/// footer.
+pub(crate) fn is_chrome_tag(tag: &str) -> bool {
+    matches!(tag, "nav" | "aside" | "footer" | "header")
+}
+
 /// True for the characters that end a sentence, in the scripts of the labelled sets.
 pub(crate) fn is_sentence_end(c: char) -> bool {
     matches!(c, '.' | '!' | '?' | '。' | '！' | '？')
@@ -308,7 +323,7 @@ pub fn block_features(tree: &TagTree, analysis: &Analysis) -> BlockFeatures {
                     anc_boiler[p] || pn.hint.is_boilerplate(),
                     anc_content[p] || pn.hint.is_content(),
                     in_article[p] || matches!(&*pn.tag, "article" | "main"),
-                    in_chrome[p] || matches!(&*pn.tag, "nav" | "aside" | "footer" | "header"),
+                    in_chrome[p] || is_chrome_tag(&pn.tag),
                     in_text_area[p],
                     in_link_area[p],
                 )

@@ -32,7 +32,10 @@
 use std::sync::Arc;
 
 use super::favor::{Bars, Favor};
-use super::features::{BlockFeatures, FEATURE_NAMES, block_features, is_sentence_end};
+use super::features::{
+    BlockFeatures, FEATURE_NAMES, PROSE_BLOCK_SENTENCES, PROSE_BLOCK_TERMS, block_features,
+    is_sentence_end,
+};
 use super::framework::Analysis;
 use super::model::BlockModel;
 use super::site_evidence::{N_SITE, PageSignature, RepeatsLearner, SITE_NAMES, SiteRepeats};
@@ -208,14 +211,6 @@ impl Cleaner for Learned {
     }
 }
 
-/// A block of at least this many own terms and [`PROSE_BLOCK_SENTENCES`] sentence ends is a
-/// paragraph of prose for [`prose_page`].
-pub(crate) const PROSE_BLOCK_TERMS: u32 = 30;
-
-/// See [`PROSE_BLOCK_TERMS`]. Two, so that a listing's one-sentence teaser is no paragraph of
-/// prose, in Chinese above all, where each ideograph is a term.
-pub(crate) const PROSE_BLOCK_SENTENCES: usize = 2;
-
 /// A page is a prose page when at least this share of the terms of its blocks scored at or
 /// above the model's threshold is in paragraphs of prose.
 pub(crate) const PROSE_SHARE: f32 = 0.5;
@@ -226,14 +221,14 @@ fn is_prose(tree: &TagTree, id: NodeId) -> bool {
     if node.own.terms < PROSE_BLOCK_TERMS {
         return false;
     }
-    let mut ends = 0;
+    let mut ends = 0u32;
     for item in &node.items {
         if let Item::Text { start, end, .. } = *item {
             ends += tree
                 .slice(start, end)
                 .chars()
                 .filter(|&c| is_sentence_end(c))
-                .count();
+                .count() as u32;
             if ends >= PROSE_BLOCK_SENTENCES {
                 return true;
             }
@@ -400,11 +395,13 @@ pub(crate) fn decide(
     }
     if let Some(small) = small_page_whole(tree) {
         // A small page without furniture is its text, where the model kept too little of it.
-        let terms = |ids: &mut dyn Iterator<Item = NodeId>| -> u32 {
-            ids.map(|id| tree.node(id).own.terms).sum()
-        };
-        let all = terms(&mut small.iter().copied());
-        let kept = terms(&mut small.iter().copied().filter(|&id| own_kept[id as usize]));
+        let terms = |id: &NodeId| tree.node(*id).own.terms;
+        let all: u32 = small.iter().map(terms).sum();
+        let kept: u32 = small
+            .iter()
+            .filter(|&&id| own_kept[id as usize])
+            .map(terms)
+            .sum();
         if (kept as f32) < SMALL_PAGE_KEPT_SHARE * all as f32 {
             for id in small {
                 own_kept[id as usize] = true;

@@ -246,7 +246,8 @@ pub(crate) fn small_page_whole(tree: &TagTree) -> Option<Vec<NodeId>> {
         let parent = node.parent.is_some_and(|p| furniture[p as usize]);
         furniture[i] = parent
             || node.hint.is_boilerplate()
-            || matches!(&*node.tag, "nav" | "aside" | "footer" | "header" | "form");
+            || features::is_chrome_tag(&node.tag)
+            || &*node.tag == "form";
         if !visible[i] || node.own.terms == 0 {
             continue;
         }
