@@ -67,11 +67,16 @@ pub struct Layout {
     pub owns: fn(&str) -> bool,
 }
 
+/// Whether `name` is the lock file or the marker: what an empty folder of docview's may hold,
+/// and what clearing it keeps.
+fn is_lock_or_marker(name: &std::ffi::OsStr) -> bool {
+    name == LOCK_FILE || name == MARKER_FILE
+}
+
 impl Layout {
     /// Whether `name`, an entry at the top of a folder of this layout, is docview's.
     pub fn is_docviews(&self, name: &str) -> bool {
-        name == LOCK_FILE
-            || name == MARKER_FILE
+        is_lock_or_marker(name.as_ref())
             || crate::output::is_temp_file_name(name)
             || (self.owns)(name)
     }
@@ -266,8 +271,7 @@ pub fn is_empty(dir: &Path) -> Result<bool> {
     let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
     for entry in entries {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
-        let name = entry.file_name();
-        if name != LOCK_FILE && name != MARKER_FILE {
+        if !is_lock_or_marker(&entry.file_name()) {
             return Ok(false);
         }
     }
@@ -289,8 +293,7 @@ pub fn clear(dir: &Path, layout: &Layout) -> Result<()> {
     let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
     for entry in entries {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
-        let name = entry.file_name();
-        if name == LOCK_FILE || name == MARKER_FILE {
+        if is_lock_or_marker(&entry.file_name()) {
             continue;
         }
         let path: PathBuf = entry.path();

@@ -153,6 +153,12 @@ impl RunState {
 
     /// Sets the note that says what the directory holds.
     pub fn with_note(mut self) -> Self {
+        self.set_note();
+        self
+    }
+
+    /// Sets the note that says what the directory holds, in place.
+    pub fn set_note(&mut self) {
         self.note = match self.status {
             Status::Running => match self.first_pass {
                 Some(checkpoint) => format!(
@@ -176,7 +182,6 @@ impl RunState {
                 self.counters.pages_read, self.counters.kept
             ),
         };
-        self
     }
 
     /// Reads `path`.

@@ -209,7 +209,7 @@ fn run_locked(
                 let mut save = |checkpoint| {
                     state.first_pass = Some(checkpoint);
                     state.elapsed_secs = base_secs + started.elapsed().as_secs_f64();
-                    state.note = state.clone().with_note().note;
+                    state.set_note();
                     state.save(&state_path)
                 };
                 // The spill is complete on disk when it returns, before stats.json says the

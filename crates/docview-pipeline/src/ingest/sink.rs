@@ -14,8 +14,7 @@ use crate::records::{
 };
 use crate::replica::{ReplicaDetector, ReplicaKind};
 use crate::settings::IngestOptions;
-use crate::state::open_at;
-use crate::state::{Counters, RunState};
+use crate::state::{Counters, RunState, open_at};
 use crate::steps::Processed;
 use crate::summary::ReplicaIndexMemory;
 use crate::{Error, Result};
@@ -169,7 +168,7 @@ impl Sink {
         state.skipped_bytes = self.skipped_bytes;
         state.commits += 1;
         self.index.commit(&commit_payload(state))?;
-        *state = state.clone().with_note();
+        state.set_note();
         state.save(state_path)
     }
 
