@@ -3,7 +3,8 @@
 //! the recorded tolerance fails here; a change that raises one prints a note to record it.
 //!
 //! The `../shared/corpus` sets are skipped with a message when absent (a user's fresh clone);
-//! the bundled `corpus-samples/labelled` set always runs. Run in release (`cargo test --release`):
+//! the bundled `corpus-samples/labelled` set always runs. Beside the F1, the DocView type's
+//! bar on wcxb-dev's listings and articles, cross-validated. Run in release (`cargo test --release`):
 //! wcxb-dev is 416 MB of HTML.
 
 use std::collections::BTreeMap;
@@ -238,4 +239,50 @@ fn recorded_figures_meet_the_bars() {
         assert!(*f1 >= 0.60, "wcxb-dev {kind} {f1}");
     }
     assert!(fw["zh-news-dev"]["all"] >= 0.90);
+}
+
+/// The DocView type on wcxb-dev, cross-validated by site (5 folds, the trees classifier with
+/// the default cleaner): at least 80% of the listing pages are typed hub and at most 2% of the
+/// articles (issue 42 item 7), as `classify eval` prints them per class of the truth.
+#[test]
+fn the_docview_type_finds_listings_not_articles() {
+    let dir = set_dir("wcxb-dev");
+    if !dir.is_dir() {
+        println!("skipping: {} not found", dir.display());
+        return;
+    }
+    let out = std::process::Command::new(crate::common::DOCVIEW)
+        .args(["classify", "eval", "--folds", "5"])
+        .arg(&dir)
+        .output()
+        .expect("run docview classify eval");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let typed = |class: &str| -> (usize, usize) {
+        let rest = text
+            .split("DocView type hub, by class")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no DocView type lines:\n{text}"));
+        let line = rest
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(class))
+            .unwrap_or_else(|| panic!("no {class} line:\n{rest}"));
+        let words: Vec<&str> = line.split_whitespace().collect();
+        (words[1].parse().unwrap(), words[3].parse().unwrap())
+    };
+    let (listings, all_listings) = typed("listing");
+    let (articles, all_articles) = typed("article");
+    println!("hubs: {listings} of {all_listings} listings, {articles} of {all_articles} articles");
+    assert!(
+        listings * 100 >= all_listings * 80,
+        "{listings} of {all_listings} listings typed hub"
+    );
+    assert!(
+        articles * 100 <= all_articles * 2,
+        "{articles} of {all_articles} articles typed hub"
+    );
 }

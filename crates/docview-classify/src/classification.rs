@@ -14,4 +14,23 @@ pub struct Classification {
     /// True when no training page shares a term with the page (an empty page, a language the
     /// training pages lack): the class is then the most frequent of the training pages.
     pub prior: bool,
+    /// Each class's share of the probabilities (the trees) or of the neighbours' votes (the
+    /// kNN), in the order of the model's classes, summing to 1; empty for a class by prior,
+    /// which is no evidence. Not written with the class: what reads it (the DocView type,
+    /// [`Classification::share_of`]) reads it where the page is classified.
+    #[serde(skip)]
+    pub shares: Vec<f32>,
+}
+
+impl Classification {
+    /// The share of the classes named in `wanted` together, given the model's `classes` (in
+    /// the order of [`Classification::shares`]); 0 for a class by prior.
+    pub fn share_of(&self, classes: &[String], wanted: &[&str]) -> f32 {
+        classes
+            .iter()
+            .zip(&self.shares)
+            .filter(|(c, _)| wanted.contains(&c.as_str()))
+            .map(|(_, s)| s)
+            .sum()
+    }
 }

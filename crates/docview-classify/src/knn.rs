@@ -260,6 +260,7 @@ impl Classifier {
             class: self.classes[best].clone(),
             score: votes[best] / total,
             prior: false,
+            shares: votes.iter().map(|w| w / total).collect(),
         })
     }
 
@@ -289,6 +290,7 @@ impl Classifier {
                 score: count.get(best).copied().unwrap_or(0) as f32
                     / self.examples.len().max(1) as f32,
                 prior: true,
+                shares: Vec::new(),
             }
         })
     }

@@ -480,10 +480,16 @@ impl TreeClassifier {
             }
         }
         let sum: f32 = p.iter().sum();
+        let shares = if sum > 0.0 {
+            p.iter().map(|x| x / sum).collect()
+        } else {
+            vec![0.0; p.len()]
+        };
         Classification {
             class: self.classes[best].clone(),
             score: if sum > 0.0 { p[best] / sum } else { 0.0 },
             prior: false,
+            shares,
         }
     }
 

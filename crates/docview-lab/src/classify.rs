@@ -16,10 +16,10 @@ use crate::extract::topic::TopicPage;
 use crate::extract::{PageLimits, extract_page_within};
 use crate::input::read_page_bytes;
 use docview_classify::{
-    ClassReport, Classifier, PageClassifier, PageShape, PageView, Params, TreeClassifier,
-    TreeParams, with_shape,
+    ClassReport, Classification, Classifier, PageClassifier, PageShape, PageView, Params,
+    TreeClassifier, TreeParams, with_shape,
 };
-use docview_collection::integrate::{HubEvidence, page_shape};
+use docview_collection::integrate::{HubEvidence, ListClass, page_shape};
 use docview_measure::{FeatureVector, block_weights, feature_vector};
 use docview_page::{PageSignals, PageType};
 use docview_text::Analyzer;
@@ -228,7 +228,7 @@ pub fn train(
 }
 
 /// The class `model` gives `page`: by the vector of the kNN's source, or by its view.
-fn predict(model: &PageClassifier, page: &ClassPage) -> Option<String> {
+fn predict(model: &PageClassifier, page: &ClassPage) -> Option<Classification> {
     match model {
         PageClassifier::Neighbours(m) => {
             let source = if m.source == Source::Raw.as_str() {
@@ -237,9 +237,8 @@ fn predict(model: &PageClassifier, page: &ClassPage) -> Option<String> {
                 Source::Topic
             };
             m.classify_by_neighbours(&page.vector(source, m.params.structure))
-                .map(|c| c.class)
         }
-        PageClassifier::Trees(m) => Some(m.classify(page.view()).class),
+        PageClassifier::Trees(m) => Some(m.classify(page.view())),
     }
 }
 
@@ -247,7 +246,7 @@ fn predict(model: &PageClassifier, page: &ClassPage) -> Option<String> {
 pub fn evaluate(model: &PageClassifier, pages: &[ClassPage]) -> ClassReport {
     let pairs: Vec<(String, Option<String>)> = pages
         .par_iter()
-        .map(|p| (p.label.clone(), predict(model, p)))
+        .map(|p| (p.label.clone(), predict(model, p).map(|c| c.class)))
         .collect();
     ClassReport::of(&pairs)
 }
@@ -256,7 +255,7 @@ pub fn evaluate(model: &PageClassifier, pages: &[ClassPage]) -> ClassReport {
 /// `classify eval --predictions`, from which a rule that reads the class beside the cleaner's
 /// evidence (the DocView's hub type) can be measured on classes the model did not learn from
 /// the page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Prediction {
     /// The page's set.
     pub set: String,
@@ -288,6 +287,9 @@ pub struct Prediction {
     /// Its DocView type from the cleaner's type and the predicted class
     /// ([`HubEvidence::docview_type`]).
     pub docview_type: PageType,
+    /// What the model says of the classes of lists, which the DocView type reads
+    /// ([`ListClass`]; none: the model gave no class).
+    pub list_class: Option<ListClass>,
 }
 
 /// What a cross-validation gives: the report over all pages, the training seconds per fold
@@ -340,7 +342,7 @@ pub fn cross_validate(
 ) -> Result<CrossValidation> {
     let fold_of: BTreeMap<String, usize> =
         site_folds_of(pages.iter().map(|p| p.site.as_str()), folds);
-    let mut pairs: Vec<(usize, String, Option<String>)> = Vec::new();
+    let mut pairs: Vec<(usize, String, Option<String>, Option<ListClass>)> = Vec::new();
     let mut train_secs = Vec::new();
     for f in 0..folds {
         let train_on: Vec<ClassPage> = pages
@@ -351,18 +353,22 @@ pub fn cross_validate(
         let start = std::time::Instant::now();
         let model = train(&train_on, method, scheme, threads)?;
         train_secs.push(start.elapsed().as_secs_f64());
-        let scored: Vec<(usize, String, Option<String>)> = pages
+        let scored: Vec<(usize, String, Option<String>, Option<ListClass>)> = pages
             .par_iter()
             .enumerate()
             .filter(|(_, p)| fold_of[&p.site] == f)
-            .map(|(i, p)| (i, p.label.clone(), predict(&model, p)))
+            .map(|(i, p)| {
+                let c = predict(&model, p);
+                let share = c.as_ref().and_then(|c| ListClass::of(c, model.classes()));
+                (i, p.label.clone(), c.map(|c| c.class), share)
+            })
             .collect();
         pairs.extend(scored);
     }
     pairs.sort_by_key(|p| p.0);
     let predictions = pairs
         .iter()
-        .map(|(i, label, predicted)| {
+        .map(|(i, label, predicted, share)| {
             let page = &pages[*i];
             Prediction {
                 set: page.set.clone(),
@@ -378,11 +384,13 @@ pub fn cross_validate(
                 topic_links: page.hub.topic_links,
                 anchor_terms: page.hub.anchor_terms,
                 topic_terms: page.hub.topic_terms,
-                docview_type: page.hub.docview_type(predicted.as_deref()),
+                docview_type: page.hub.docview_type(*share),
+                list_class: *share,
             }
         })
         .collect();
-    let pairs: Vec<(String, Option<String>)> = pairs.into_iter().map(|(_, t, p)| (t, p)).collect();
+    let pairs: Vec<(String, Option<String>)> =
+        pairs.into_iter().map(|(_, t, p, _)| (t, p)).collect();
     Ok(CrossValidation {
         report: ClassReport::of(&pairs),
         train_secs,

@@ -35,7 +35,8 @@ pub use abstracts::{allot_sentences, extract_abstract};
 pub use address::{declared_address, web_address};
 pub use links::{LinkBase, LinkBaseSource, RelevantLink, link_base, relevant_links};
 pub use page_type::{
-    HUB_CLASSES, HUB_LINK_SHARE, HubEvidence, ITEM_TERMS, LIST_LINK_SHARE, LIST_LINKS, TILE_TERMS,
+    HUB_CLASS_SHARE, HUB_CLASSES, HUB_LINK_SHARE, HubEvidence, ITEM_TERMS, LIST_LINK_SHARE,
+    LIST_LINKS, ListClass, TILE_TERMS,
 };
 pub use title::{is_meaningless_title, title_of};
 
@@ -158,35 +159,24 @@ impl ClassifierRef<'_> {
         evidence: &HubEvidence,
     ) -> (Classification, PageType) {
         let address = web_address(url, page);
-        let classification = self.classify(features, &page_shape(address.as_deref(), page), page);
-        let class = Some(classification.class.as_str()).filter(|_| !classification.prior);
-        let page_type = evidence.docview_type(class);
-        (classification, page_type)
-    }
-
-    /// The classification of a cleaned page from its topic content's Formula 2 vector (the
-    /// kNN's), its shape ([`page_shape`]), its signals and its title (the trees').
-    pub fn classify(
-        &self,
-        features: &FeatureVector,
-        shape: &PageShape,
-        page: &TopicPage,
-    ) -> Classification {
+        let shape = page_shape(address.as_deref(), page);
         let c = self.model.classify(
             features,
             docview_classify::PageView {
                 signals: &page.signals,
-                shape,
+                shape: &shape,
                 title: &page.title,
             },
         );
-        Classification {
+        let page_type = evidence.docview_type(ListClass::of(&c, self.model.classes()));
+        let classification = Classification {
             scheme: self.model.scheme().to_string(),
             class: c.class,
             score: c.score,
             prior: c.prior,
             model: self.name.to_string(),
-        }
+        };
+        (classification, page_type)
     }
 }
 
