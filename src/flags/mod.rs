@@ -86,7 +86,8 @@ pub enum Command {
     /// Write the labelled blocks of labelled sets as CSV: one row per text block (a visible
     /// block with words of its own) with the set, page id, site, page type, node id, the
     /// learned cleaner's features, the block's own terms, the share of its tokens the
-    /// reference holds in context, and its 0/1 label (1 when that share is at least 0.5).
+    /// reference holds in context, and its 0/1 label (1 when that share is at least 0.5 inside the
+    /// page's joined top candidate, 0.75 outside it).
     /// pandas and polars read it directly.
     Blocks(BlocksArgs),
     /// Train the learned cleaner's block model on labelled sets (gradient-boosted trees on the

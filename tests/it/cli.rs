@@ -1,7 +1,7 @@
 //! End-to-end tests of the `docview` binary on `corpus-samples/`: `extract` in its three formats,
 //! standard input, several pages, errors, `eval` on the labelled samples, and `--help`.
 
-use crate::common::{DOCVIEW, SAMPLES, check_records};
+use crate::common::{CORPUS, DOCVIEW, SAMPLES, check_records};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -1632,4 +1632,56 @@ fn extract_favor_moves_the_bars() {
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("precision, balanced, recall"), "{err}");
+}
+
+/// Issue 42: a passage a page prints twice (the article for wide screens and again for narrow
+/// ones) is its topic content once; a paragraph the article itself says twice stays twice.
+#[test]
+fn extract_keeps_one_copy_of_a_repeated_passage() {
+    let story = "<p>The ferry to the outer islands will run twice a day from the first of May, the \
+        harbour board said on Tuesday, after a winter of single crossings.</p>\
+        <p>Islanders had asked for a morning and an evening boat so that children could reach the \
+        school on the mainland and come home the same day.</p>\
+        <p>The board will review the timetable in September, when the tourist season ends and \
+        the number of passengers falls again.</p>";
+    let refrain = "<p>Tickets are sold at the harbour office and on board, with cash or card.</p>";
+    let page = format!(
+        "<html><head><title>Ferry twice a day</title></head><body>\
+         <nav><a href=/>Home</a> <a href=/news>News</a></nav>\
+         <div class=wide><article><h1>Ferry twice a day</h1>{story}{refrain}\
+         <p>Crossings take forty minutes in calm weather.</p>{refrain}</article></div>\
+         <div class=narrow><article>{story}</article></div>\
+         <footer>Harbour Gazette</footer></body></html>"
+    );
+    let out = extract_stdin(&[], page.as_bytes());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    for sentence in [
+        "The ferry to the outer islands will run twice a day",
+        "Islanders had asked for a morning and an evening boat",
+        "The board will review the timetable in September",
+    ] {
+        assert_eq!(
+            text.matches(sentence).count(),
+            1,
+            "{sentence:?} in:\n{text}"
+        );
+    }
+    assert_eq!(text.matches("Tickets are sold").count(), 2, "{text}");
+
+    // A page of the corpus that prints its article twice (newspaper-dev's teenvogue.com1): no
+    // paragraph of its topic content comes twice.
+    let page = Path::new(CORPUS).join("newspaper-dev/html/teenvogue.com1.html.gz");
+    if !page.is_file() {
+        println!("skipping the corpus page: {} not found", page.display());
+        return;
+    }
+    let text = extract(&[page.to_str().unwrap()]);
+    let mut seen = std::collections::HashSet::new();
+    let long = text
+        .split("\n\n")
+        .filter(|p| p.split_whitespace().count() >= 12);
+    let twice: Vec<&str> = long.filter(|p| !seen.insert(*p)).collect();
+    assert!(seen.len() >= 2, "{text}");
+    assert!(twice.is_empty(), "paragraphs twice: {twice:?}");
 }

@@ -245,28 +245,32 @@ fn a_chain_of_near_copies_over_three_shards_is_decided_as_one_process_decides_it
     let b = edited(&a, &(0..600).step_by(20).collect::<Vec<_>>(), 11);
     let c = edited(&b, &(10..600).step_by(20).collect::<Vec<_>>(), 13);
     let other = words(600, 99);
-    // One unit per file: files 0 and 3 go to shard 0, 1 to shard 1, 2 to shard 2.
+    // One unit per file: files 0 and 3 go to shard 0, 1 to shard 1, 2 to shard 2. Each story
+    // has a title of its own: a headline three of chain.example's pages shared would be a line
+    // of its template, left out of their replica text but not of the mirror's, whose copy of C
+    // would then be near rather than exact.
+
     jsonl(
         &inputs.join("0.jsonl"),
         &[
-            ("http://chain.example/a", page("Story", &a)),
+            ("http://chain.example/a", page("Story a", &a)),
             ("http://chain.example/other", page("Other", &other)),
         ],
     );
     jsonl(
         &inputs.join("1.jsonl"),
-        &[("http://chain.example/b", page("Story", &b))],
+        &[("http://chain.example/b", page("Story b", &b))],
     );
     jsonl(
         &inputs.join("2.jsonl"),
         &[
-            ("http://chain.example/c", page("Story", &c)),
+            ("http://chain.example/c", page("Story c", &c)),
             ("http://chain.example/empty", String::new()),
         ],
     );
     jsonl(
         &inputs.join("3.jsonl"),
-        &[("http://mirror.example/c", page("Story", &c))],
+        &[("http://mirror.example/c", page("Story c", &c))],
     );
     let mut options = IngestOptions::new(vec![inputs.clone()], PathBuf::new());
     options.threads = 1;

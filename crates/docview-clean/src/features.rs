@@ -125,6 +125,8 @@ pub struct BlockFeatures {
     pub token_hashes: Vec<u32>,
     /// Where each block's tokens end in `token_hashes`.
     pub token_ends: Vec<u32>,
+    /// The block that repeats the page's `<title>` (its headline), if any.
+    pub title_block: Option<NodeId>,
 }
 
 impl BlockFeatures {
@@ -148,7 +150,31 @@ impl BlockFeatures {
         let start = if i == 0 { 0 } else { self.token_ends[i - 1] };
         &self.token_hashes[start as usize..self.token_ends[i] as usize]
     }
+
+    /// True when row `i`'s block lies in the page's joined top candidate (Readability's
+    /// article element and the siblings that join it, [`candidates`](super::candidates)).
+    pub fn in_joined_top_candidate(&self, i: usize) -> bool {
+        self.row(i)[JOINED_TOP_CANDIDATE] > 0.5
+    }
+
+    /// True when row `i`'s block comes before the block that repeats the page's `<title>` (its
+    /// headline); false after it or on a page where no block repeats it.
+    pub fn before_title(&self, i: usize) -> bool {
+        self.row(i)[AFTER_TITLE] == 0.0
+    }
+
+    /// True when row `i`'s block is mostly heading text.
+    pub fn is_heading(&self, i: usize) -> bool {
+        self.row(i)[OWN_HEADING_SHARE] >= 0.5
+    }
 }
+
+/// The column of `joined_top_candidate` in [`FEATURE_NAMES`].
+const JOINED_TOP_CANDIDATE: usize = 62;
+/// The column of `after_title` in [`FEATURE_NAMES`].
+const AFTER_TITLE: usize = 46;
+/// The column of `own_heading_share` in [`FEATURE_NAMES`].
+const OWN_HEADING_SHARE: usize = 4;
 
 /// Container tags with a code of their own; any other tag is code 0.
 const TAGS: &[&str] = &[
@@ -446,6 +472,7 @@ pub fn block_features(tree: &TagTree, analysis: &Analysis) -> BlockFeatures {
             })
             .map(|(i, _)| i);
     }
+    out.title_block = title_block.map(|t| t as NodeId);
 
     // Readability's candidates over the tree, and the article's dense span.
     let paragraphs: Vec<Paragraph> = stats
@@ -813,6 +840,13 @@ pub fn context_rows(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_columns_read_by_name_are_named_so() {
+        assert_eq!(FEATURE_NAMES[JOINED_TOP_CANDIDATE], "joined_top_candidate");
+        assert_eq!(FEATURE_NAMES[AFTER_TITLE], "after_title");
+        assert_eq!(FEATURE_NAMES[OWN_HEADING_SHARE], "own_heading_share");
+    }
+
     use super::*;
     use crate::Framework;
     use docview_page::build;

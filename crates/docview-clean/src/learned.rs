@@ -14,7 +14,9 @@
 //! stories and sidebars do). The decision then
 //! follows the tree: a block whose score reaches the page's threshold keeps its own text; a short
 //! block between two kept blocks is kept with them (smoothing between neighbours); a block
-//! with kept blocks below it but a low score of its own keeps only its children; the topic
+//! with kept blocks below it but a low score of its own keeps only its children; a run of kept
+//! blocks that repeats, block for block, a run kept before it is dropped as a
+//! [copy](super::copies) (the article printed twice for two layouts); the topic
 //! root is the lowest common ancestor of the kept blocks. The topic content stays a pruned tag
 //! tree, so the topic content page, the topic root and its paragraphs work as with the
 //! framework. A page where no block reaches the threshold has no topic content: the labelled
@@ -31,6 +33,7 @@
 
 use std::sync::Arc;
 
+use super::copies::{COPY_REASON, copied_blocks};
 use super::favor::{Bars, Favor};
 use super::features::{
     BlockFeatures, FEATURE_NAMES, PROSE_BLOCK_SENTENCES, PROSE_BLOCK_TERMS, block_features,
@@ -212,8 +215,13 @@ impl Cleaner for Learned {
 }
 
 /// A page is a prose page when at least this share of the terms of its blocks scored at or
-/// above the model's threshold is in paragraphs of prose.
+/// above [`PROSE_PAGE_SCORE`] is in paragraphs of prose.
 pub(crate) const PROSE_SHARE: f32 = 0.5;
+
+/// The score from which a block counts when [`prose_page`] weighs what a page would keep: the
+/// model's threshold before it was lowered to [`THRESHOLD`](crate::model::THRESHOLD)'s 0.35
+/// for pages of items (issue 42), so that what is a prose page did not move with it.
+pub(crate) const PROSE_PAGE_SCORE: f32 = 0.45;
 
 /// True when a block is a paragraph of prose ([`PROSE_BLOCK_TERMS`]).
 fn is_prose(tree: &TagTree, id: NodeId) -> bool {
@@ -287,7 +295,7 @@ fn page_threshold(
     match model.prose_threshold {
         Some(prose)
             if scores.iter().any(|&s| s >= prose + shift)
-                && prose_page(tree, features, scores, model.threshold + shift) =>
+                && prose_page(tree, features, scores, PROSE_PAGE_SCORE + shift) =>
         {
             prose + shift
         }
@@ -347,6 +355,28 @@ pub(crate) fn main_region(
 }
 
 /// The reason of a block that reached the threshold but was dropped outside the main region.
+/// A kept block of at most this many terms that stands before the page's headline (the block
+/// that repeats `<title>`), before it or inside its block ahead of its heading text, and is no
+/// heading is a label over the article, not its text: a kicker ("Birds"), a section or
+/// category name.
+pub(crate) const KICKER_TERMS: u32 = 2;
+
+/// True when `id` is a child block of `title_block` that comes before its heading text (a
+/// kicker set inside the headline's block, as `<header><p>Birds</p><h1>...`).
+fn before_headline_within(tree: &TagTree, title_block: NodeId, id: NodeId) -> bool {
+    for item in &tree.node(title_block).items {
+        match *item {
+            Item::Child(child) if child == id => return true,
+            Item::Text { style, .. } if style.heading > 0 => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The reason of a block dropped as a label above the headline.
+pub(crate) const KICKER_REASON: &str = "a label above the headline (kicker, section, category)";
+
 pub(crate) const OUTSIDE_REGION_REASON: &str = "outside the main region, model score below its bar";
 
 /// The decisions of a page from its block scores, following the tree.
@@ -376,7 +406,7 @@ pub(crate) fn decide(
         }
     }
     // One region: what lies outside it needs stronger evidence.
-    let mut outside_region = vec![false; n];
+    let mut dropped_as: Vec<Option<&'static str>> = vec![None; n];
     if let Some(region) = main_region(tree, features, &own_kept) {
         for (k, &id) in features.nodes.iter().enumerate() {
             let i = id as usize;
@@ -388,9 +418,30 @@ pub(crate) fn decide(
                 };
                 if scores[k] < bar {
                     own_kept[i] = false;
-                    outside_region[i] = true;
+                    dropped_as[i] = Some(OUTSIDE_REGION_REASON);
                 }
             }
+        }
+    }
+    // Copies: a run of kept blocks that repeats one the topic content already holds.
+    for id in copied_blocks(features, &own_kept) {
+        own_kept[id as usize] = false;
+        dropped_as[id as usize] = Some(COPY_REASON);
+    }
+    // Labels over the headline: a kicker, a section or category name.
+    for (k, &id) in features.nodes.iter().enumerate() {
+        let i = id as usize;
+        let over_headline = features.before_title(k)
+            || features
+                .title_block
+                .is_some_and(|t| before_headline_within(tree, t, id));
+        if own_kept[i]
+            && tree.node(id).own.terms <= KICKER_TERMS
+            && over_headline
+            && !features.is_heading(k)
+        {
+            own_kept[i] = false;
+            dropped_as[i] = Some(KICKER_REASON);
         }
     }
     if let Some(small) = small_page_whole(tree) {
@@ -406,7 +457,7 @@ pub(crate) fn decide(
             for id in small {
                 own_kept[id as usize] = true;
             }
-            return decided(tree, analysis, own_kept, vec![false; n], SMALL_PAGE_REASON);
+            return decided(tree, analysis, own_kept, vec![None; n], SMALL_PAGE_REASON);
         }
     }
     if !own_kept.iter().any(|&k| k) {
@@ -416,16 +467,17 @@ pub(crate) fn decide(
             kept_reason = SHORT_PAGE_REASON;
         }
     }
-    decided(tree, analysis, own_kept, outside_region, kept_reason)
+    decided(tree, analysis, own_kept, dropped_as, kept_reason)
 }
 
-/// The cleaned page of the blocks marked in `own_kept` (`outside_region`: those dropped for
-/// lying outside the main region), kept for `kept_reason`.
+/// The cleaned page of the blocks marked in `own_kept`, kept for `kept_reason` (`dropped_as`:
+/// the reason of a block dropped after the model's decision, for lying outside the main region
+/// or repeating a run of kept blocks).
 fn decided(
     tree: &TagTree,
     analysis: Analysis,
     own_kept: Vec<bool>,
-    outside_region: Vec<bool>,
+    dropped_as: Vec<Option<&'static str>>,
     kept_reason: &'static str,
 ) -> Cleaned {
     let n = tree.nodes.len();
@@ -455,8 +507,8 @@ fn decided(
             Decision::kept(kept_reason)
         } else if holds[i] {
             Decision::text_dropped("kept blocks below, own text scored low")
-        } else if outside_region[i] {
-            Decision::dropped(OUTSIDE_REGION_REASON)
+        } else if let Some(reason) = dropped_as[i] {
+            Decision::dropped(reason)
         } else {
             Decision::dropped("model score below the threshold")
         };
@@ -690,10 +742,10 @@ mod tests {
         // A prose page none of whose blocks reaches the prose threshold keeps what reaches the
         // other rather than nothing.
         let low = [0.55, 0.5, 0.2];
-        assert!(prose_page(&tree, &features, &low, model.threshold));
+        assert!(prose_page(&tree, &features, &low, PROSE_PAGE_SCORE));
         assert_eq!(
             page_threshold(&model, &tree, &features, &low, Favor::Balanced.bars()),
-            0.45
+            crate::model::THRESHOLD
         );
         // A model file from before the prose threshold decides every page at its threshold.
         model.prose_threshold = None;

@@ -41,6 +41,14 @@ use crate::{Error, Result};
 /// A block is labelled content when at least this share of its tokens is in the reference.
 pub const CONTENT_SHARE: f32 = 0.5;
 
+/// A block outside the page's joined top candidate (Readability's article element and the
+/// siblings that join it) is labelled content only from this share of its tokens. A teaser,
+/// a caption or a related story shares many words with the article it stands beside, so half
+/// of its tokens are often in the reference without the block being in it; inside the
+/// article's element half is enough. Cross-validated over the eight sets (issue 42): the mean
+/// 0.9332 -> 0.9395 with the copies rule, article precision +0.6 to +1.5 points.
+pub const OUTSIDE_CONTENT_SHARE: f32 = 0.75;
+
 /// The labelled blocks of one page.
 #[derive(Debug, Clone)]
 pub struct PageBlocks {
@@ -307,6 +315,7 @@ pub fn write_blocks_csv(blocks: &[PageBlocks], out: &mut dyn Write) -> std::io::
     }
     writeln!(out, ",terms,label_share,label")?;
     for (page, features) in blocks.iter().zip(&rows) {
+        let labels = content_labels(page);
         for (k, &node) in features.nodes.iter().enumerate() {
             write!(
                 out,
@@ -328,12 +337,7 @@ pub fn write_blocks_csv(blocks: &[PageBlocks], out: &mut dyn Write) -> std::io::
                 None => write!(out, "{}", ",".repeat(N_SITE))?,
             }
             let share = page.shares[k];
-            writeln!(
-                out,
-                ",{},{share},{}",
-                page.terms[k],
-                u8::from(share >= CONTENT_SHARE)
-            )?;
+            writeln!(out, ",{},{share},{}", page.terms[k], u8::from(labels[k]))?;
         }
     }
     Ok(())
@@ -363,7 +367,18 @@ const INNER_FOLDS: usize = 3;
 
 /// The 0/1 label of each block of a page.
 fn content_labels(page: &PageBlocks) -> Vec<bool> {
-    page.shares.iter().map(|&s| s >= CONTENT_SHARE).collect()
+    page.shares
+        .iter()
+        .enumerate()
+        .map(|(k, &share)| {
+            share
+                >= if page.features.in_joined_top_candidate(k) {
+                    CONTENT_SHARE
+                } else {
+                    OUTSIDE_CONTENT_SHARE
+                }
+        })
+        .collect()
 }
 
 /// A lexicon learnt from `pages`.
