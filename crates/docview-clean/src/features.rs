@@ -152,7 +152,7 @@ impl BlockFeatures {
     }
 
     /// True when row `i`'s block lies in the page's joined top candidate (Readability's
-    /// article element and the siblings that join it, [`candidates`](super::candidates)).
+    /// article element and the siblings that join it, as `candidates.rs` scores them).
     pub fn in_joined_top_candidate(&self, i: usize) -> bool {
         self.row(i)[JOINED_TOP_CANDIDATE] > 0.5
     }
