@@ -354,7 +354,6 @@ pub(crate) fn main_region(
     Some(root)
 }
 
-/// The reason of a block that reached the threshold but was dropped outside the main region.
 /// A kept block of at most this many terms that stands before the page's headline (the block
 /// that repeats `<title>`), before it or inside its block ahead of its heading text, and is no
 /// heading is a label over the article, not its text: a kicker ("Birds"), a section or
@@ -377,6 +376,7 @@ fn before_headline_within(tree: &TagTree, title_block: NodeId, id: NodeId) -> bo
 /// The reason of a block dropped as a label above the headline.
 pub(crate) const KICKER_REASON: &str = "a label above the headline (kicker, section, category)";
 
+/// The reason of a block that reached the threshold but was dropped outside the main region.
 pub(crate) const OUTSIDE_REGION_REASON: &str = "outside the main region, model score below its bar";
 
 /// The decisions of a page from its block scores, following the tree.
@@ -471,8 +471,8 @@ pub(crate) fn decide(
 }
 
 /// The cleaned page of the blocks marked in `own_kept`, kept for `kept_reason` (`dropped_as`:
-/// the reason of a block dropped after the model's decision, for lying outside the main region
-/// or repeating a run of kept blocks).
+/// the reason of a block dropped after the model's decision, for lying outside the main
+/// region, repeating a run of kept blocks or being a label over the headline).
 fn decided(
     tree: &TagTree,
     analysis: Analysis,
