@@ -15,10 +15,10 @@
 //! call to action between sections) is the page's text as written and stays, and so do short
 //! items that repeat in pairs, such as a table's "Yes" and "No" cells.
 
-use std::collections::HashMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
+use std::hash::{Hash, Hasher};
 
 use docview_page::NodeId;
+use rustc_hash::{FxHashMap, FxHasher};
 
 use super::features::BlockFeatures;
 
@@ -43,13 +43,11 @@ pub(crate) fn copied_blocks(features: &BlockFeatures, own_kept: &[bool]) -> Vec<
         .iter()
         .enumerate()
         .filter(|(_, id)| own_kept.get(**id as usize).copied().unwrap_or(false))
-        .map(|(k, &id)| {
-            let tokens = features.tokens(k);
-            (id, block_key(tokens), tokens.len())
-        })
-        .filter(|(_, key, _)| *key != EMPTY_KEY)
+        .map(|(k, &id)| (id, features.tokens(k)))
+        .filter(|(_, tokens)| !tokens.is_empty())
+        .map(|(id, tokens)| (id, block_key(tokens), tokens.len()))
         .collect();
-    let mut first_pair: HashMap<(u64, u64), usize> = HashMap::new();
+    let mut first_pair: FxHashMap<(u64, u64), usize> = FxHashMap::default();
     let mut copied = Vec::new();
     let mut i = 0;
     while i + 1 < kept.len() {
@@ -83,17 +81,11 @@ pub(crate) fn copied_blocks(features: &BlockFeatures, own_kept: &[bool]) -> Vec<
     copied
 }
 
-/// The key of a block with no tokens, left out of runs.
-const EMPTY_KEY: u64 = 0;
-
-/// A block's key: a hash of its tokens in order (never [`EMPTY_KEY`] for a block with tokens).
+/// A block's key: a hash of its tokens in order.
 fn block_key(tokens: &[u32]) -> u64 {
-    if tokens.is_empty() {
-        return EMPTY_KEY;
-    }
-    let mut h = DefaultHasher::new();
+    let mut h = FxHasher::default();
     tokens.hash(&mut h);
-    h.finish().max(1)
+    h.finish()
 }
 
 #[cfg(test)]

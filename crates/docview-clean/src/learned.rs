@@ -431,14 +431,13 @@ pub(crate) fn decide(
     // Labels over the headline: a kicker, a section or category name.
     for (k, &id) in features.nodes.iter().enumerate() {
         let i = id as usize;
-        let over_headline = features.before_title(k)
-            || features
-                .title_block
-                .is_some_and(|t| before_headline_within(tree, t, id));
         if own_kept[i]
             && tree.node(id).own.terms <= KICKER_TERMS
-            && over_headline
             && !features.is_heading(k)
+            && (features.before_title(k)
+                || features
+                    .title_block
+                    .is_some_and(|t| before_headline_within(tree, t, id)))
         {
             own_kept[i] = false;
             dropped_as[i] = Some(KICKER_REASON);
