@@ -1637,6 +1637,71 @@ fn extract_favor_moves_the_bars() {
 /// Issue 42: a passage a page prints twice (the article for wide screens and again for narrow
 /// ones) is its topic content once; a paragraph the article itself says twice stays twice.
 #[test]
+fn extract_drops_the_next_article_of_an_infinite_scroll_page() {
+    let story = |about: &str| {
+        format!(
+            "<p>The {about} will change on the first of May, the harbour board said on Tuesday. \
+             It follows a long and stormy winter of complaints from the islanders and the village shops.</p>\
+             <p>Islanders had asked for the {about} to change so that children could reach the \
+             school on the mainland and come home on the same day. The whole board agreed at last.</p>"
+        )
+    };
+    let page = |next: &str| {
+        format!(
+            "<html><head><title>Ferry twice a day</title></head><body><main>\
+             <article><h1>Ferry twice a day</h1>{}</article>{next}</main>\
+             <footer>Harbour Gazette</footer></body></html>",
+            story("ferry timetable")
+        )
+    };
+    // The next story, appended in an <article> with its own headline: dropped, with its reason.
+    let next = format!(
+        "<article><h1>Lighthouse to reopen</h1>{}</article>",
+        story("lighthouse opening")
+    );
+    let out = extract_stdin(&[], page(&next).as_bytes());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("ferry timetable will change"), "{text}");
+    assert!(
+        !text.contains("Lighthouse") && !text.contains("lighthouse"),
+        "{text}"
+    );
+    let out = extract_stdin(&["--format", "json"], page(&next).as_bytes());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reasons: Vec<&str> = report["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b["reason"].as_str())
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.starts_with("inside a later <article>")),
+        "{reasons:?}"
+    );
+    // Replies, later articles without a headline, stay.
+    let replies = format!(
+        "<article><h3>A reply</h3>{}</article>",
+        story("lighthouse opening")
+    );
+    let text = stdout(&extract_stdin(&[], page(&replies).as_bytes()));
+    assert!(text.contains("lighthouse opening will change"), "{text}");
+
+    // A page of the corpus that appends a second story after its own (fundus-dev's Dagbladet
+    // page on North Korea, followed by one on a football manager): the first story alone.
+    let page = Path::new(CORPUS).join("fundus-dev/html/no-Dagbladet_2026_01_06.html.gz");
+    if !page.is_file() {
+        println!("skipping the corpus page: {} not found", page.display());
+        return;
+    }
+    let text = extract(&[page.to_str().unwrap()]);
+    assert!(text.matches("Nord-Korea").count() >= 5, "{text}");
+    assert!(!text.contains("Solskjær"), "{text}");
+}
+
+#[test]
 fn extract_keeps_one_copy_of_a_repeated_passage() {
     let story = "<p>The ferry to the outer islands will run twice a day from the first of May, the \
         harbour board said on Tuesday, after a winter of single crossings.</p>\

@@ -41,6 +41,7 @@ use super::features::{
 };
 use super::framework::Analysis;
 use super::model::BlockModel;
+use super::next_article::{NEXT_ARTICLE_REASON, next_article_blocks};
 use super::site_evidence::{N_SITE, PageSignature, RepeatsLearner, SITE_NAMES, SiteRepeats};
 use super::{
     BlockEvidence, Cleaned, Cleaner, Decision, Framework, SHORT_PAGE_REASON, SMALL_PAGE_KEPT_SHARE,
@@ -224,7 +225,7 @@ pub(crate) const PROSE_SHARE: f32 = 0.5;
 pub(crate) const PROSE_PAGE_SCORE: f32 = 0.45;
 
 /// True when a block is a paragraph of prose ([`PROSE_BLOCK_TERMS`]).
-fn is_prose(tree: &TagTree, id: NodeId) -> bool {
+pub(crate) fn is_prose(tree: &TagTree, id: NodeId) -> bool {
     let node = tree.node(id);
     if node.own.terms < PROSE_BLOCK_TERMS {
         return false;
@@ -428,6 +429,11 @@ pub(crate) fn decide(
         own_kept[id as usize] = false;
         dropped_as[id as usize] = Some(COPY_REASON);
     }
+    // The next article: a later `<article>` with its own headline.
+    for id in next_article_blocks(tree, features, &own_kept) {
+        own_kept[id as usize] = false;
+        dropped_as[id as usize] = Some(NEXT_ARTICLE_REASON);
+    }
     // Labels over the headline: a kicker, a section or category name.
     for (k, &id) in features.nodes.iter().enumerate() {
         let i = id as usize;
@@ -471,7 +477,8 @@ pub(crate) fn decide(
 
 /// The cleaned page of the blocks marked in `own_kept`, kept for `kept_reason` (`dropped_as`:
 /// the reason of a block dropped after the model's decision, for lying outside the main
-/// region, repeating a run of kept blocks or being a label over the headline).
+/// region, repeating a run of kept blocks, belonging to the next article or being a label over
+/// the headline).
 fn decided(
     tree: &TagTree,
     analysis: Analysis,
@@ -499,7 +506,11 @@ fn decided(
         }
     }
     let topic_root = lowest_common_ancestor(tree, &own_kept);
-    let mut decisions = vec![Decision::outside(); n];
+    // Outside the topic root, a block dropped after the model's decision keeps its reason.
+    let mut decisions: Vec<Decision> = dropped_as
+        .iter()
+        .map(|reason| reason.map_or_else(Decision::outside, Decision::dropped))
+        .collect();
     for id in tree.descendants(topic_root) {
         let i = id as usize;
         decisions[i] = if own_kept[i] {

@@ -24,6 +24,7 @@ mod kind;
 mod learned;
 mod lexicon;
 mod model;
+mod next_article;
 mod purified;
 mod site_evidence;
 mod wisdom;
