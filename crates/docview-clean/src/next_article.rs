@@ -46,11 +46,16 @@ pub(crate) fn next_article_blocks(
     let Some(own) = article[title as usize] else {
         return Vec::new();
     };
+    // Which nodes lie inside the page's own article (parents come before children).
+    let mut inside = vec![false; n];
+    for (i, node) in tree.nodes.iter().enumerate() {
+        inside[i] = i == own as usize || node.parent.is_some_and(|p| inside[p as usize]);
+    }
     let kept = |id: NodeId| own_kept.get(id as usize).copied().unwrap_or(false);
     let holds_prose = features
         .nodes
         .iter()
-        .any(|&id| kept(id) && tree.is_ancestor(own, id) && is_prose(tree, id));
+        .any(|&id| kept(id) && inside[id as usize] && is_prose(tree, id));
     if !holds_prose {
         return Vec::new();
     }
@@ -77,7 +82,7 @@ pub(crate) fn next_article_blocks(
             // The `<article>` holding the block: after the page's own (an `<article>` around
             // the page's own would come before it) and with its own headline.
             article[id as usize].is_some_and(|a| a > own && headline[a as usize])
-                && !tree.is_ancestor(own, id)
+                && !inside[id as usize]
         })
         .collect()
 }
