@@ -1,10 +1,10 @@
 //! What a user favours when the learned cleaner decides a page's blocks (`--favor`, as
-//! trafilatura's users have it): `precision` keeps less furniture and may lose some of the
-//! article, `recall` keeps the whole article and may keep some furniture, `balanced` (the
-//! default) is the model's own decision. The model's scores stay the same; only the bars a
-//! block's score must reach move: the thresholds, and the stronger bars outside a page's main
-//! region. The figures of each, cross-validated on the labelled sets, are in
-//! `docs/figures/cleaning.md`.
+//! trafilatura's users have it): `precision` keeps less furniture (figures' captions dropped
+//! too) and may lose some of the article, `recall` keeps the whole article and may keep some
+//! furniture, `balanced` (the default) is the model's own decision. The model's scores stay the
+//! same; only the bars a block's score must reach move: the thresholds, the stronger bars
+//! outside a page's main region, and whether captions go. The figures of each, cross-validated
+//! on the labelled sets, are in `docs/figures/cleaning.md`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -32,6 +32,8 @@ pub(crate) struct Bars {
     pub(crate) before_region: f32,
     /// The score a block after the main region must reach.
     pub(crate) after_region: f32,
+    /// Whether figures' captions (`captions.rs`) are dropped: only when precision is favoured.
+    pub(crate) drop_captions: bool,
 }
 
 impl Favor {
@@ -61,16 +63,19 @@ impl Favor {
                 threshold_shift: 0.1,
                 before_region: 0.85,
                 after_region: 0.98,
+                drop_captions: true,
             },
             Favor::Balanced => Bars {
                 threshold_shift: 0.0,
                 before_region: crate::learned::BEFORE_REGION_SCORE,
                 after_region: crate::learned::AFTER_REGION_SCORE,
+                drop_captions: false,
             },
             Favor::Recall => Bars {
                 threshold_shift: -0.1,
                 before_region: 0.6,
                 after_region: 0.85,
+                drop_captions: false,
             },
         }
     }

@@ -33,6 +33,7 @@
 
 use std::sync::Arc;
 
+use super::captions::{CAPTION_REASON, caption_blocks};
 use super::copies::{COPY_REASON, copied_blocks};
 use super::favor::{Bars, Favor};
 use super::features::{
@@ -434,6 +435,16 @@ pub(crate) fn decide(
         own_kept[id as usize] = false;
         dropped_as[id as usize] = Some(NEXT_ARTICLE_REASON);
     }
+    // Captions: the text a `<figure>` sets beside its picture.
+    let captions = if bars.drop_captions {
+        caption_blocks(tree, features, &own_kept)
+    } else {
+        Vec::new()
+    };
+    for id in captions {
+        own_kept[id as usize] = false;
+        dropped_as[id as usize] = Some(CAPTION_REASON);
+    }
     // Labels over the headline: a kicker, a section or category name.
     for (k, &id) in features.nodes.iter().enumerate() {
         let i = id as usize;
@@ -477,8 +488,8 @@ pub(crate) fn decide(
 
 /// The cleaned page of the blocks marked in `own_kept`, kept for `kept_reason` (`dropped_as`:
 /// the reason of a block dropped after the model's decision, for lying outside the main
-/// region, repeating a run of kept blocks, belonging to the next article or being a label over
-/// the headline).
+/// region, repeating a run of kept blocks, belonging to the next article, being a caption or
+/// being a label over the headline).
 fn decided(
     tree: &TagTree,
     analysis: Analysis,

@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 mod candidates;
+mod captions;
 mod copies;
 mod eem;
 mod error;
