@@ -3,13 +3,15 @@
 //! A caption and its credit ("A mother and her children sell bread in Ecatepec ... (AP
 //! Photo/...)") describe the picture, not the story: news extractors' references leave them
 //! out (fundus-dev's per-publisher parsers), and a caption is often printed twice (in the
-//! article and in the picture's lightbox), but a reader reads it with the article, and
-//! Readability's references and docview's own labelled samples keep it. So captions go only
-//! when a user favours precision (`--favor precision`). A kept block inside a `<figure>`, with no table, list, quotation or code between
-//! it and the figure (WordPress sets its tables, pull quotes and embeds in `<figure>`), and no
-//! heading, is a caption and is dropped, unless such blocks hold more than
-//! [`FIGURE_SHARE`] of what the page keeps: then the figures are the page (a gallery, a page laid
-//! out in figure elements) and stay.
+//! article and in the picture's lightbox). But a reader reads it with the article, and
+//! Readability's references and docview's own labelled samples keep it, so captions go only
+//! when a user favours precision (`--favor precision`).
+//!
+//! A kept block inside a `<figure>`, with no table, list, quotation or code between it and the
+//! figure (WordPress sets its tables, pull quotes and embeds in `<figure>`), and no heading, is
+//! a caption and is dropped, unless such blocks hold more than [`FIGURE_SHARE`] of what the
+//! page keeps: then the figures are the page (a gallery, a page laid out in figure elements)
+//! and stay.
 
 use docview_page::{NodeId, TagTree};
 
