@@ -15,6 +15,17 @@ fn site_page(site: &str, file: &str) -> PathBuf {
     Path::new(SAMPLES).join("sites").join(site).join(file)
 }
 
+/// A page of `../shared/corpus` by its path there, or `None`, said, when the corpus is not here.
+fn corpus_page(path: &str) -> Option<PathBuf> {
+    let page = Path::new(CORPUS).join(path);
+    if page.is_file() {
+        Some(page)
+    } else {
+        println!("skipping the corpus page: {} not found", page.display());
+        None
+    }
+}
+
 fn run(args: &[&str]) -> Output {
     Command::new(DOCVIEW)
         .args(args)
@@ -1691,11 +1702,9 @@ fn extract_drops_the_next_article_of_an_infinite_scroll_page() {
 
     // A page of the corpus that appends a second story after its own (fundus-dev's Dagbladet
     // page on North Korea, followed by one on a football manager): the first story alone.
-    let page = Path::new(CORPUS).join("fundus-dev/html/no-Dagbladet_2026_01_06.html.gz");
-    if !page.is_file() {
-        println!("skipping the corpus page: {} not found", page.display());
+    let Some(page) = corpus_page("fundus-dev/html/no-Dagbladet_2026_01_06.html.gz") else {
         return;
-    }
+    };
     let text = extract(&[page.to_str().unwrap()]);
     assert!(text.matches("Nord-Korea").count() >= 5, "{text}");
     assert!(!text.contains("Solskjær"), "{text}");
@@ -1731,11 +1740,10 @@ fn extract_favouring_precision_drops_a_figures_caption_and_keeps_its_table() {
 
     // A page of the corpus whose captions the reference leaves out (fundus-dev's Hamburger
     // Abendblatt page on the marathon): its story without them.
-    let page = Path::new(CORPUS).join("fundus-dev/html/de-HamburgerAbendblatt_2024_04_28.html.gz");
-    if !page.is_file() {
-        println!("skipping the corpus page: {} not found", page.display());
+    let Some(page) = corpus_page("fundus-dev/html/de-HamburgerAbendblatt_2024_04_28.html.gz")
+    else {
         return;
-    }
+    };
     let text = extract(&["--favor", "precision", page.to_str().unwrap()]);
     assert!(text.contains("Marathon"), "{text}");
     assert!(
@@ -1780,11 +1788,9 @@ fn extract_keeps_one_copy_of_a_repeated_passage() {
 
     // A page of the corpus that prints its article twice (newspaper-dev's teenvogue.com1): no
     // paragraph of its topic content comes twice.
-    let page = Path::new(CORPUS).join("newspaper-dev/html/teenvogue.com1.html.gz");
-    if !page.is_file() {
-        println!("skipping the corpus page: {} not found", page.display());
+    let Some(page) = corpus_page("newspaper-dev/html/teenvogue.com1.html.gz") else {
         return;
-    }
+    };
     let text = extract(&[page.to_str().unwrap()]);
     let mut seen = std::collections::HashSet::new();
     let long = text

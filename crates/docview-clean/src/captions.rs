@@ -79,40 +79,17 @@ pub(crate) fn caption_blocks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Framework;
-    use crate::features::block_features;
-    use docview_page::{Item, build};
-
-    /// `n` words `word`, a sentence end after every tenth.
-    fn prose(n: usize, word: &str) -> String {
-        (1..=n)
-            .map(|i| {
-                if i % 10 == 0 {
-                    format!("{word}.")
-                } else {
-                    word.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
+    use crate::test_pages::{dropped_texts, words as prose};
 
     /// The first word of each block `caption_blocks` drops on `html`, every block kept.
     fn dropped(html: &str) -> Vec<String> {
-        let tree = build(html);
-        let analysis = Framework::default().analyse(&tree).unwrap();
-        let features = block_features(&tree, &analysis);
-        let kept = vec![true; tree.nodes.len()];
-        caption_blocks(&tree, &features, &kept)
-            .into_iter()
-            .map(|id| {
-                let mut text = String::new();
-                for item in &tree.node(id).items {
-                    if let Item::Text { start, end, .. } = *item {
-                        text.push_str(tree.slice(start, end));
-                    }
-                }
-                text.split_whitespace().next().unwrap_or("").to_string()
+        dropped_texts(html, caption_blocks)
+            .iter()
+            .map(|text| {
+                text.split_whitespace()
+                    .take(1)
+                    .collect::<Vec<_>>()
+                    .join(" ")
             })
             .collect()
     }

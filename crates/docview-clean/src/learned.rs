@@ -567,6 +567,7 @@ fn lowest_common_ancestor(tree: &TagTree, marked: &[bool]) -> NodeId {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_pages::{rows, words};
     use docview_page::{PageType, build};
 
     fn sample(name: &str) -> String {
@@ -685,28 +686,6 @@ mod tests {
             there</a></p></body></html>";
         let c = unscored(links);
         assert!(c.topic_root.is_none(), "{:?}", c.topic_text);
-    }
-
-    /// `n` words, a sentence end after each tenth.
-    fn words(n: usize, word: &str) -> String {
-        (1..=n)
-            .map(|i| {
-                if i % 10 == 0 {
-                    format!("{word}.")
-                } else {
-                    word.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    /// A page's tree, the framework's analysis and its feature rows.
-    fn rows(html: &str) -> (TagTree, Analysis, BlockFeatures) {
-        let tree = build(html);
-        let analysis = Framework::default().analyse(&tree).unwrap();
-        let features = block_features(&tree, &analysis);
-        (tree, analysis, features)
     }
 
     /// An article of two paragraphs of prose (40 and 35 terms) and a short line `after` them.

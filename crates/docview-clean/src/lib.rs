@@ -28,6 +28,8 @@ mod model;
 mod next_article;
 mod purified;
 mod site_evidence;
+#[cfg(test)]
+mod test_pages;
 mod wisdom;
 
 use serde::Serialize;

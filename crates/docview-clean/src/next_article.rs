@@ -90,39 +90,13 @@ pub(crate) fn next_article_blocks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Framework;
-    use crate::features::block_features;
-    use docview_page::build;
+    use crate::test_pages::{dropped_texts, words as prose};
 
-    /// `n` words `word`, a sentence end after every tenth.
-    fn prose(n: usize, word: &str) -> String {
-        (1..=n)
-            .map(|i| {
-                if i % 10 == 0 {
-                    format!("{word}.")
-                } else {
-                    word.to_string()
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-
-    /// The blocks `next_article_blocks` drops on `html`, every block kept, as their text.
+    /// The first two words of each block `next_article_blocks` drops on `html`, every block kept.
     fn dropped(html: &str) -> Vec<String> {
-        let tree = build(html);
-        let analysis = Framework::default().analyse(&tree).unwrap();
-        let features = block_features(&tree, &analysis);
-        let kept = vec![true; tree.nodes.len()];
-        next_article_blocks(&tree, &features, &kept)
-            .into_iter()
-            .map(|id| {
-                let mut text = String::new();
-                for item in &tree.node(id).items {
-                    if let Item::Text { start, end, .. } = *item {
-                        text.push_str(tree.slice(start, end));
-                    }
-                }
+        dropped_texts(html, next_article_blocks)
+            .iter()
+            .map(|text| {
                 text.split_whitespace()
                     .take(2)
                     .collect::<Vec<_>>()
