@@ -426,24 +426,15 @@ pub(crate) fn decide(
         }
     }
     // Copies: a run of kept blocks that repeats one the topic content already holds.
-    for id in copied_blocks(features, &own_kept) {
-        own_kept[id as usize] = false;
-        dropped_as[id as usize] = Some(COPY_REASON);
-    }
+    let copies = copied_blocks(features, &own_kept);
+    drop_blocks(&mut own_kept, &mut dropped_as, copies, COPY_REASON);
     // The next article: a later `<article>` with its own headline.
-    for id in next_article_blocks(tree, features, &own_kept) {
-        own_kept[id as usize] = false;
-        dropped_as[id as usize] = Some(NEXT_ARTICLE_REASON);
-    }
+    let next = next_article_blocks(tree, features, &own_kept);
+    drop_blocks(&mut own_kept, &mut dropped_as, next, NEXT_ARTICLE_REASON);
     // Captions: the text a `<figure>` sets beside its picture.
-    let captions = if bars.drop_captions {
-        caption_blocks(tree, features, &own_kept)
-    } else {
-        Vec::new()
-    };
-    for id in captions {
-        own_kept[id as usize] = false;
-        dropped_as[id as usize] = Some(CAPTION_REASON);
+    if bars.drop_captions {
+        let captions = caption_blocks(tree, features, &own_kept);
+        drop_blocks(&mut own_kept, &mut dropped_as, captions, CAPTION_REASON);
     }
     // Labels over the headline: a kicker, a section or category name.
     for (k, &id) in features.nodes.iter().enumerate() {
@@ -484,6 +475,19 @@ pub(crate) fn decide(
         }
     }
     decided(tree, analysis, own_kept, dropped_as, kept_reason)
+}
+
+/// Drops the blocks `ids` from `own_kept`, each for `reason`: a rule's verdict after the model's.
+fn drop_blocks(
+    own_kept: &mut [bool],
+    dropped_as: &mut [Option<&'static str>],
+    ids: Vec<NodeId>,
+    reason: &'static str,
+) {
+    for id in ids {
+        own_kept[id as usize] = false;
+        dropped_as[id as usize] = Some(reason);
+    }
 }
 
 /// The cleaned page of the blocks marked in `own_kept`, kept for `kept_reason` (`dropped_as`:
