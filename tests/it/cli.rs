@@ -1648,6 +1648,60 @@ fn extract_favor_moves_the_bars() {
 /// Issue 42: a passage a page prints twice (the article for wide screens and again for narrow
 /// ones) is its topic content once; a paragraph the article itself says twice stays twice.
 #[test]
+fn extract_leaves_out_a_hidden_paragraph_and_keeps_a_paywalled_body() {
+    let paragraph = |attrs: &str, about: &str| {
+        format!(
+            "<p{attrs}>The {about} opens at nine on weekdays, the council said, and the staff \
+             will help anyone who asks to find a book, a map or a newspaper of the town.</p>"
+        )
+    };
+    let page = |hidden: &str| {
+        format!(
+            "<html><head><title>Library hours</title></head><body><article>\
+             <h1>Library hours</h1>{}{hidden}</article></body></html>",
+            paragraph("", "town library")
+        )
+    };
+    // A long hidden paragraph: the tree shows it (it holds much of the page), the cleaner
+    // drops it, with its reason.
+    let secret = page(&paragraph(" hidden", "secret archive"));
+    let text = stdout(&extract_stdin(&[], secret.as_bytes()));
+    assert!(text.contains("town library opens"), "{text}");
+    assert!(!text.contains("secret archive"), "{text}");
+    let out = extract_stdin(&["--format", "json"], secret.as_bytes());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        report["blocks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["reason"]
+                .as_str()
+                .is_some_and(|r| r.starts_with("hidden by the page's markup"))),
+        "{report}"
+    );
+    // A paywalled body, hidden in a container until a script runs: kept.
+    let paywall = page(&format!(
+        "<div class=paywall hidden>{}{}</div>",
+        paragraph("", "reading room"),
+        paragraph("", "map room")
+    ));
+    let text = stdout(&extract_stdin(&[], paywall.as_bytes()));
+    assert!(
+        text.contains("reading room opens") && text.contains("map room opens"),
+        "{text}"
+    );
+
+    // Readability's test of a part hidden by `visibility:hidden`: the visible part alone.
+    let Some(page) = corpus_page("readability-dev/html/visibility-hidden.html.gz") else {
+        return;
+    };
+    let text = extract(&[page.to_str().unwrap()]);
+    assert!(text.contains("Tempor incididunt"), "{text}");
+    assert!(!text.contains("Lorem ipsum"), "{text}");
+}
+
+#[test]
 fn extract_drops_the_next_article_of_an_infinite_scroll_page() {
     let story = |about: &str| {
         format!(

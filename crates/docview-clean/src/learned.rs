@@ -41,6 +41,7 @@ use super::features::{
     is_sentence_end,
 };
 use super::framework::Analysis;
+use super::hidden::{HIDDEN_REASON, hidden_blocks, hidden_on_purpose};
 use super::model::BlockModel;
 use super::next_article::{NEXT_ARTICLE_REASON, next_article_blocks};
 use super::site_evidence::{N_SITE, PageSignature, RepeatsLearner, SITE_NAMES, SiteRepeats};
@@ -431,6 +432,9 @@ pub(crate) fn decide(
     // The next article: a later `<article>` with its own headline.
     let next = next_article_blocks(tree, features, &own_kept);
     drop_blocks(&mut own_kept, &mut dropped_as, next, NEXT_ARTICLE_REASON);
+    // Hidden on purpose: what the markup hides and the tree shows all the same.
+    let hidden = hidden_blocks(tree, features, &own_kept);
+    drop_blocks(&mut own_kept, &mut dropped_as, hidden, HIDDEN_REASON);
     // Captions: the text a `<figure>` sets beside its picture.
     if bars.drop_captions {
         let captions = caption_blocks(tree, features, &own_kept);
@@ -451,8 +455,11 @@ pub(crate) fn decide(
             dropped_as[i] = Some(KICKER_REASON);
         }
     }
-    if let Some(small) = small_page_whole(tree) {
-        // A small page without furniture is its text, where the model kept too little of it.
+    if let Some(mut small) = small_page_whole(tree) {
+        // A small page without furniture is its text, where the model kept too little of it;
+        // what it hides on purpose is not.
+        let hidden = hidden_on_purpose(tree);
+        small.retain(|&id| !hidden[id as usize]);
         let terms = |id: &NodeId| tree.node(*id).own.terms;
         let all: u32 = small.iter().map(terms).sum();
         let kept: u32 = small
@@ -464,12 +471,17 @@ pub(crate) fn decide(
             for id in small {
                 own_kept[id as usize] = true;
             }
-            return decided(tree, analysis, own_kept, vec![None; n], SMALL_PAGE_REASON);
+            let reasons = hidden.iter().map(|&h| h.then_some(HIDDEN_REASON)).collect();
+            return decided(tree, analysis, own_kept, reasons, SMALL_PAGE_REASON);
         }
     }
     if !own_kept.iter().any(|&k| k) {
         // A short page's prose is its topic content, whatever its score ([`short_page_prose`]).
-        for id in short_page_prose(tree) {
+        let hidden = hidden_on_purpose(tree);
+        for id in short_page_prose(tree)
+            .into_iter()
+            .filter(|&id| !hidden[id as usize])
+        {
             own_kept[id as usize] = true;
             kept_reason = SHORT_PAGE_REASON;
         }
@@ -492,8 +504,8 @@ fn drop_blocks(
 
 /// The cleaned page of the blocks marked in `own_kept`, kept for `kept_reason` (`dropped_as`:
 /// the reason of a block dropped after the model's decision, for lying outside the main
-/// region, repeating a run of kept blocks, belonging to the next article, being a caption or
-/// being a label over the headline).
+/// region, repeating a run of kept blocks, belonging to the next article, being hidden on
+/// purpose, being a caption or being a label over the headline).
 fn decided(
     tree: &TagTree,
     analysis: Analysis,

@@ -19,6 +19,7 @@ mod error;
 mod favor;
 mod features;
 mod framework;
+mod hidden;
 mod infodiscoverer;
 mod keypattern;
 mod kind;

@@ -9,7 +9,7 @@ use super::declared::{self, DeclaredSource};
 use super::dom::{AtomMap, Data, Dom, Element, NodeIx};
 use super::hint::{Hint, hint_of};
 use super::markup::MarkupCounter;
-use super::{Counts, Item, Link, MAX_DEPTH, Node, NodeId, PageType, Style, TagTree};
+use super::{Counts, Hiding, Item, Link, MAX_DEPTH, Node, NodeId, PageType, Style, TagTree};
 use docview_text::count_tokens;
 
 /// How an element takes part in the tag tree.
@@ -124,42 +124,48 @@ fn role_of(tag: &LocalName) -> Role {
     map.get(tag).copied().unwrap_or(Role::Inline)
 }
 
-/// True when the element is hidden from readers by its attributes.
-fn is_hidden(el: &Element) -> bool {
-    if el.attr(&local_name!("hidden")).is_some() {
-        return true;
-    }
-    if el
-        .attr(&local_name!("aria-hidden"))
-        .is_some_and(|v| v.eq_ignore_ascii_case("true"))
-    {
-        return true;
-    }
+/// How the element's attributes hide it from readers, if they do.
+fn hiding(el: &Element) -> Option<Hiding> {
+    let mut invisible = false;
     if let Some(style) = el.attr(&local_name!("style")) {
         let s: String = style
             .chars()
             .filter(|c| !c.is_whitespace())
             .map(|c| c.to_ascii_lowercase())
             .collect();
-        if s.contains("display:none") || s.contains("visibility:hidden") {
-            return true;
+        if s.contains("display:none") {
+            return Some(Hiding::Removed);
         }
+        invisible = s.contains("visibility:hidden");
     }
-    if let Some(class) = el.attr(&local_name!("class")) {
-        const HIDING: [&str; 5] = [
-            "hidden",
-            "sr-only",
-            "screen-reader-text",
-            "visually-hidden",
-            "visuallyhidden",
-        ];
-        for c in class.split_ascii_whitespace() {
-            if HIDING.iter().any(|h| c.eq_ignore_ascii_case(h)) {
-                return true;
-            }
-        }
+    let removed = el.attr(&local_name!("hidden")).is_some()
+        || el
+            .attr(&local_name!("aria-hidden"))
+            .is_some_and(|v| v.eq_ignore_ascii_case("true"))
+        || has_hiding_class(el);
+    if removed {
+        Some(Hiding::Removed)
+    } else if invisible {
+        Some(Hiding::Invisible)
+    } else {
+        None
     }
-    false
+}
+
+/// True when one of the element's classes is one that hides it.
+fn has_hiding_class(el: &Element) -> bool {
+    const HIDING: [&str; 5] = [
+        "hidden",
+        "sr-only",
+        "screen-reader-text",
+        "visually-hidden",
+        "visuallyhidden",
+    ];
+    el.attr(&local_name!("class")).is_some_and(|class| {
+        class
+            .split_ascii_whitespace()
+            .any(|c| HIDING.iter().any(|h| c.eq_ignore_ascii_case(h)))
+    })
 }
 
 /// A step of the explicit-stack walk.
@@ -215,6 +221,8 @@ struct Builder {
     gap: bool,
     /// The markup facts of the page's elements.
     markup: MarkupCounter,
+    /// The hidden nodes and how their markup hides each.
+    hidden: Vec<(NodeId, Hiding)>,
 }
 
 /// Longest `<title>` kept, in characters (a title is a line, not a page: longer ones are cut).
@@ -224,8 +232,9 @@ pub(crate) const MAX_TITLE_CHARS: usize = 1_000;
 /// when that holds more (sites that render for crawlers there, like Discourse forums).
 const NOSCRIPT_FALLBACK_TERMS: u32 = 50;
 
-/// A hidden block holding more than this share of the page's terms is shown anyway: pages that
-/// hide their whole content until a script runs.
+/// A hidden block holding more terms than this share of the page's visible terms is shown
+/// anyway (and marked [`Node::shown_hidden`]): pages that hide their whole content until a
+/// script runs, such as a paywall's article body.
 const MAX_HIDDEN_SHARE: f32 = 0.3;
 
 /// Builds the markup tag tree of an HTML document.
@@ -267,6 +276,7 @@ fn build_one(html: &str) -> (TagTree, String) {
         after_inline: false,
         gap: false,
         markup: MarkupCounter::new(),
+        hidden: Vec::new(),
     };
     let root = dom.root_element();
     b.read_head(&dom, root);
@@ -442,6 +452,7 @@ impl Builder {
             hint,
             block_type: PageType::Topic,
             hidden: false,
+            shown_hidden: None,
         });
         self.open.push(id);
         id
@@ -536,7 +547,8 @@ impl Builder {
         if role == Role::Drop {
             return None;
         }
-        let hidden = is_hidden(el);
+        let hiding = hiding(el);
+        let hidden = hiding.is_some();
         let id = el.attr(&local_name!("id"));
         let class = el.attr(&local_name!("class"));
         let aria_role = el.attr(&local_name!("role"));
@@ -546,8 +558,6 @@ impl Builder {
             } else {
                 Hint::None
             };
-        // A boilerplate-named element becomes a block of its own, whatever its tag, so it can
-        // be pruned as one.
         // A boilerplate-named or hidden element becomes a block of its own, whatever its tag,
         // so it can be pruned as one.
         let container = role == Role::Container
@@ -560,7 +570,10 @@ impl Builder {
             }
             let label = make_label(tag, id, class);
             let nid = self.new_node(tag, label, hint);
-            self.tree.nodes[nid as usize].hidden = hidden;
+            if let Some(hiding) = hiding {
+                self.tree.nodes[nid as usize].hidden = true;
+                self.hidden.push((nid, hiding));
+            }
             return Some(Exit::Container);
         }
         if matches!(role, Role::Inline | Role::Anchor | Role::Code) && self.after_inline {
@@ -697,9 +710,11 @@ impl Builder {
         let nodes = &mut self.tree.nodes;
         sum_subtrees(nodes);
         let total = nodes[0].subtree.terms as f32;
-        for n in nodes.iter_mut() {
-            if n.hidden && n.subtree.terms as f32 > MAX_HIDDEN_SHARE * total {
+        for &(id, hiding) in &self.hidden {
+            let n = &mut nodes[id as usize];
+            if n.subtree.terms as f32 > MAX_HIDDEN_SHARE * total {
                 n.hidden = false;
+                n.shown_hidden = Some(hiding);
             }
         }
         sum_subtrees(nodes);
@@ -868,6 +883,57 @@ mod tests {
         assert_eq!(tree.canonical.as_deref(), Some("/y"));
         let none = build("<html><head><meta property=og:url content=' '></head></html>");
         assert_eq!((none.og_url, none.canonical), (None, None));
+    }
+
+    /// Hidden elements stay out of the counts, except one that holds more than 30% of the
+    /// page's visible terms (content a script would show), which is shown and says how its
+    /// markup hides it.
+    #[test]
+    fn hidden_elements_and_the_content_a_script_would_show() {
+        const WORDS: &str = "one two three four five six seven eight nine ten";
+        let page = |hidden: &str| {
+            build(&format!(
+                "<body><h1>Title words</h1><p>{WORDS}</p>{hidden}</body>"
+            ))
+        };
+        let visible_terms = |tree: &TagTree| tree.nodes[0].subtree.terms;
+        assert_eq!(visible_terms(&page("")), 12);
+        // A small hidden block stays hidden, however it is hidden.
+        for attrs in [
+            "hidden",
+            "aria-hidden=true",
+            "style='display: none'",
+            "style='Visibility : Hidden'",
+            "class='promo sr-only'",
+        ] {
+            let tree = page(&format!("<div {attrs}>secret words</div>"));
+            assert_eq!(visible_terms(&tree), 12, "{attrs}");
+            assert!(tree.nodes.iter().all(|n| n.shown_hidden.is_none()));
+        }
+        // A paywall's body, hidden until a script runs, is shown.
+        let shown = |tree: &TagTree| -> Vec<(String, Option<Hiding>)> {
+            tree.nodes
+                .iter()
+                .filter(|n| n.shown_hidden.is_some())
+                .map(|n| (n.tag.to_string(), n.shown_hidden))
+                .collect()
+        };
+        let body = page(&format!(
+            "<div class=paywall hidden><p>{WORDS}</p><p>{WORDS}</p></div>"
+        ));
+        assert_eq!(visible_terms(&body), 32);
+        assert_eq!(shown(&body), [("div".to_string(), Some(Hiding::Removed))]);
+        let invisible = page(&format!("<p style='visibility:hidden'>{WORDS}</p>"));
+        assert_eq!(visible_terms(&invisible), 22);
+        assert_eq!(
+            shown(&invisible),
+            [("p".to_string(), Some(Hiding::Invisible))]
+        );
+        // `display:none` takes the box out of the layout, whatever the visibility.
+        let both = page(&format!(
+            "<p style='visibility:hidden;display:none'>{WORDS}</p>"
+        ));
+        assert_eq!(shown(&both), [("p".to_string(), Some(Hiding::Removed))]);
     }
 
     #[test]

@@ -188,6 +188,20 @@ pub struct Node {
     /// Hidden from readers (`hidden`, `display:none`, ...): left out of the counts of its
     /// ancestors and of every rendering.
     pub hidden: bool,
+    /// How its markup hides it, when it does but the tree shows it anyway (`hidden` is false):
+    /// it holds more than 30% of the page's visible terms, as a page that hides its content
+    /// until a script runs does.
+    pub shown_hidden: Option<Hiding>,
+}
+
+/// How an element's markup hides it from readers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hiding {
+    /// `hidden`, `aria-hidden="true"`, `display:none` or a hiding class (`sr-only`, ...):
+    /// taken out of the layout.
+    Removed,
+    /// `visibility:hidden`: its box stays in the layout, empty.
+    Invisible,
 }
 
 impl Node {
