@@ -27,6 +27,8 @@ fn bench_process(c: &mut Criterion) {
             bytes,
             http_charset: None,
             origin: path.display().to_string(),
+            warc: None,
+            fields: None,
         })
         .collect();
     let bytes: usize = pages.iter().map(|p| p.bytes.len()).sum();

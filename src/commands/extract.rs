@@ -1,12 +1,15 @@
 //! `docview extract`: clean pages one by one and print each one's topic content (text, a
-//! JSON report, the topic content page, Markdown).
+//! JSON report, the topic content page, Markdown), or, with `--format jsonl`, stream the pages
+//! of folders, WARCs and JSON Lines through the cleaner, one compact line each, in input order.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use docview::clean::{cleaner_with_model, topic_content_page};
-use docview::extract::extract_page_in_site;
-use docview::input::{CrawlFormat, read_page_bytes};
+use docview::clean::{Cleaner, cleaner_with_model, topic_content_page};
+use docview::extract::{LineContent, PageLimits, PageLine, extract_page_in_site};
+use docview::input::{CrawlFormat, InputEvent, Inputs, JsonlKeys, RawPage, read_page_bytes};
 
 use crate::flags::{ExtractArgs, Format};
 
@@ -18,10 +21,71 @@ pub fn run(args: ExtractArgs) -> Result<()> {
             args.pages.len()
         );
     }
+    if args.format != Format::Jsonl {
+        let jsonl_only = [
+            ("--markdown", args.markdown),
+            ("--url-field", args.url_field != "url"),
+            ("--html-field", args.html_field != "html"),
+        ];
+        if let Some((flag, _)) = jsonl_only.iter().find(|(_, given)| *given) {
+            bail!("{flag} goes with --format jsonl, which reads crawl files; give --format jsonl");
+        }
+    }
     let cleaner = cleaner_with_model(args.cleaner, args.model.as_deref(), args.favor)?;
     let limits = args.limits.limits()?;
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    // The inputs are checked before any output is made.
+    let inputs = match args.format {
+        Format::Jsonl => Some(
+            Inputs::open(&args.pages)?
+                .with_stdin_page()
+                .with_jsonl_keys(JsonlKeys {
+                    url: args.url_field.clone(),
+                    html: args.html_field.clone(),
+                }),
+        ),
+        _ => None,
+    };
+    let mut outcome = Ok(());
+    let write = |out: &mut dyn Write| -> std::io::Result<()> {
+        outcome = match inputs {
+            Some(inputs) => write_lines(&args, inputs, cleaner.as_ref(), &limits, out),
+            None => write_pages(&args, cleaner.as_ref(), &limits, out),
+        };
+        // An output error ends the writing (and leaves no file); any other is told after.
+        match &outcome {
+            Err(e) => match e.downcast_ref::<std::io::Error>() {
+                Some(io) => Err(std::io::Error::new(io.kind(), io.to_string())),
+                None => Ok(()),
+            },
+            Ok(()) => Ok(()),
+        }
+    };
+    match &args.out {
+        Some(path) => {
+            let written = docview::output::write_atomically(path, |out| write(out));
+            // The command's own error first: it says why the output was not written.
+            outcome?;
+            written?;
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            write(&mut out)?;
+            out.flush()?;
+            outcome?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes each page file of `args` in its format; fails at the end when a page could not be
+/// cleaned.
+fn write_pages(
+    args: &ExtractArgs,
+    cleaner: &dyn Cleaner,
+    limits: &PageLimits,
+    out: &mut dyn Write,
+) -> Result<()> {
     let mut failed = 0usize;
     let headers = args.pages.len() > 1;
     for (i, path) in args.pages.iter().enumerate() {
@@ -31,8 +95,9 @@ pub fn run(args: ExtractArgs) -> Result<()> {
             .and_then(|bytes| {
                 if let Some(format) = CrawlFormat::sniff(&bytes) {
                     bail!(
-                        "{name} is {}, not an HTML page: extract cleans one page per file; \
-                         `docview ingest {name} --out DIR` reads the pages of a crawl file",
+                        "{name} is {}, not an HTML page: `docview extract {name} --format jsonl` \
+                         cleans the pages of a crawl file, one line each (`docview ingest {name} \
+                         --out DIR` indexes them)",
                         format.name()
                     );
                 }
@@ -42,9 +107,9 @@ pub fn run(args: ExtractArgs) -> Result<()> {
                     charset,
                     &name,
                     args.url.as_deref(),
-                    cleaner.as_ref(),
+                    cleaner,
                     None,
-                    &limits,
+                    limits,
                 )?)
             });
         let page = match page {
@@ -58,21 +123,21 @@ pub fn run(args: ExtractArgs) -> Result<()> {
         if let Some(why) = &page.truncated {
             eprintln!("docview: {name}: {why}");
         }
-        if let Some(why) = page.empty_topic(cleaner.as_ref()) {
+        if let Some(why) = page.empty_topic(cleaner) {
             eprintln!("docview: {name}: the topic content is empty: {why}");
         }
         match args.format {
             Format::Text => {
                 if headers {
-                    header(&mut out, i, &name)?;
+                    header(out, i, &name)?;
                     writeln!(out, "{}", escape_headers(&page.cleaned.topic_text))?;
                 } else {
                     writeln!(out, "{}", page.cleaned.topic_text)?;
                 }
             }
             Format::Json => {
-                let report = page.report(&name, args.url.as_deref(), cleaner.as_ref());
-                serde_json::to_writer(&mut out, &report)?;
+                let report = page.report(&name, args.url.as_deref(), cleaner);
+                serde_json::to_writer(&mut *out, &report)?;
                 writeln!(out)?;
             }
             Format::Html => {
@@ -80,15 +145,15 @@ pub fn run(args: ExtractArgs) -> Result<()> {
             }
             Format::Markdown => {
                 if headers {
-                    header(&mut out, i, &name)?;
+                    header(out, i, &name)?;
                     write!(out, "{}", escape_headers(&page.markdown()))?;
                 } else {
                     write!(out, "{}", page.markdown())?;
                 }
             }
+            Format::Jsonl => bail!("--format jsonl is written line by line, not page by page"),
         }
     }
-    out.flush()?;
     if failed > 0 {
         bail!(
             "{failed} of {} pages could not be cleaned",
@@ -98,6 +163,162 @@ pub fn run(args: ExtractArgs) -> Result<()> {
     Ok(())
 }
 
+/// Pages cleaned per worker thread in one batch: enough to keep every thread busy while the
+/// batch's lines wait to be written in order.
+const BATCH_PER_THREAD: usize = 32;
+
+/// How often a progress line is printed on standard error.
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+/// What became of the events of a `--format jsonl` run.
+#[derive(Debug, Default)]
+struct Tally {
+    /// Pages written.
+    pages: u64,
+    /// Records that are not pages (not HTML, not a response, an error status ...).
+    skipped: u64,
+    /// Records or pages that could not be read or cleaned.
+    failed: u64,
+    /// Bytes of HTML cleaned.
+    bytes: u64,
+}
+
+/// Streams the pages of `inputs` through `cleaner`, one line each, in input order; reports the
+/// pages that could not be read or cleaned on standard error, and the counts at the end.
+fn write_lines(
+    args: &ExtractArgs,
+    mut inputs: Inputs,
+    cleaner: &dyn Cleaner,
+    limits: &PageLimits,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    let content = if args.markdown {
+        LineContent::Markdown
+    } else {
+        LineContent::Text
+    };
+    let started = Instant::now();
+    let mut last_progress = started;
+    let mut tally = Tally::default();
+    loop {
+        let batch: Vec<InputEvent> = inputs.by_ref().take(threads * BATCH_PER_THREAD).collect();
+        if batch.is_empty() {
+            break;
+        }
+        let lines = clean_batch(&batch, threads, |raw| {
+            let page = extract_page_in_site(
+                &raw.bytes,
+                args.charset.as_deref().or(raw.http_charset.as_deref()),
+                &raw.origin,
+                Some(raw.url.as_str())
+                    .filter(|u| !u.is_empty())
+                    .or(args.url.as_deref()),
+                cleaner,
+                None,
+                limits,
+            )?;
+            let line = PageLine::new(raw, &page, args.url.as_deref(), content);
+            Ok(line.to_json()?)
+        });
+        for (event, line) in batch.iter().zip(lines) {
+            match (event, line) {
+                (InputEvent::Page(raw), Some(Ok(line))) => {
+                    writeln!(out, "{line}")?;
+                    tally.pages += 1;
+                    tally.bytes += raw.bytes.len() as u64;
+                }
+                (InputEvent::Page(raw), Some(Err(e))) => {
+                    eprintln!("docview: {}: {e}", raw.origin);
+                    tally.failed += 1;
+                }
+                (InputEvent::Malformed { origin, message }, _) => {
+                    eprintln!("docview: {origin}: {message}");
+                    tally.failed += 1;
+                }
+                _ => tally.skipped += 1,
+            }
+        }
+        if !args.quiet && last_progress.elapsed() >= PROGRESS_EVERY {
+            last_progress = Instant::now();
+            eprintln!("docview: extract: {}", summary(&tally, started.elapsed()));
+        }
+    }
+    if !args.quiet {
+        eprintln!("docview: extract: {}", summary(&tally, started.elapsed()));
+    }
+    Ok(())
+}
+
+/// The counts of a run so far, and its speed.
+fn summary(tally: &Tally, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64().max(1e-3);
+    format!(
+        "{} pages written, {} records passed over (not pages), {} could not be read or cleaned; \
+         {:.1} MB of HTML in {:.1} s ({:.0} pages/s)",
+        tally.pages,
+        tally.skipped,
+        tally.failed,
+        tally.bytes as f64 / 1e6,
+        secs,
+        tally.pages as f64 / secs
+    )
+}
+
+/// `clean` of each page of `batch` on `threads` threads; `None` for an event that is not a
+/// page. In the batch's order, whatever the threads.
+fn clean_batch(
+    batch: &[InputEvent],
+    threads: usize,
+    clean: impl Fn(&RawPage) -> Result<String> + Sync,
+) -> Vec<Option<Result<String>>> {
+    let one = |event: &InputEvent| match event {
+        InputEvent::Page(raw) => Some(clean(raw)),
+        _ => None,
+    };
+    if threads <= 1 || batch.len() <= 1 {
+        return batch.iter().map(one).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let done: Vec<(usize, Option<Result<String>>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(batch.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(event) = batch.get(i) else { break };
+                        mine.push((i, one(event)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        // A worker that stopped on a panic leaves its pages without a result (below).
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    let mut slots: Vec<Option<Option<Result<String>>>> = batch.iter().map(|_| None).collect();
+    for (i, line) in done {
+        slots[i] = Some(line);
+    }
+    slots
+        .into_iter()
+        .map(|slot| {
+            slot.unwrap_or_else(|| {
+                Some(Err(anyhow::anyhow!(
+                    "cleaning stopped on an internal error; the page is left out"
+                )))
+            })
+        })
+        .collect()
+}
+
 /// What starts the header line of each page when several are printed, as `head` and `tail`
 /// write it: `==> NAME <==`.
 const HEADER: &str = "==> ";
@@ -105,7 +326,7 @@ const HEADER: &str = "==> ";
 /// Writes the header of the page `name`, the `i`th printed (a blank line before all but the
 /// first). A name with a control character (a newline) is written quoted and escaped, so a
 /// header is always one line.
-fn header(out: &mut impl Write, i: usize, name: &str) -> std::io::Result<()> {
+fn header(out: &mut (impl Write + ?Sized), i: usize, name: &str) -> std::io::Result<()> {
     if i > 0 {
         writeln!(out)?;
     }

@@ -24,12 +24,20 @@ pub enum Format {
     /// kept verbatim, links and images with absolute URLs (resolved against --url, else the
     /// page's declared address).
     Markdown,
+    /// One compact JSON object per line and page, in input order, for many pages: `url`,
+    /// `origin` (where it was read), `warc_record_id` and `warc_date` (for a page of a WARC),
+    /// `title`, `text` (the topic content; `markdown` instead with --markdown), `page_type`,
+    /// `language`, `metadata`. PAGE may then also be a folder, a WARC or JSON Lines file, or
+    /// `-` (a WARC, JSON Lines or one page on standard input), read as `docview ingest` reads
+    /// them.
+    Jsonl,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct ExtractArgs {
     /// Page files to clean: HTML, gzip-compressed HTML (found by content, whatever the name),
-    /// or `-` for standard input.
+    /// or `-` for standard input. With --format jsonl, also folders of pages (recursive),
+    /// WARC or WARC.gz files and JSON Lines files of {"url", "html"} lines.
     #[arg(required = true, value_name = "PAGE")]
     pub pages: Vec<PathBuf>,
     /// The page's URL (with one PAGE only): reported in JSON output, and what the Markdown
@@ -55,6 +63,28 @@ pub struct ExtractArgs {
     /// or detection, in that order.
     #[arg(long, value_name = "LABEL")]
     pub charset: Option<String>,
+    /// With --format jsonl: each page's topic content as Markdown, in `markdown`, instead of
+    /// plain text in `text`.
+    #[arg(long)]
+    pub markdown: bool,
+    /// Write the output to FILE instead of standard output: replaced only once complete, so an
+    /// interrupted run leaves no half-written file.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// With --format jsonl: worker threads that clean pages (0: one per core). The lines come
+    /// in input order whatever the number.
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = super::threads)]
+    pub threads: usize,
+    /// With --format jsonl: the key of a JSON Lines input's page address. A line's other
+    /// fields (a user's `id`) follow docview's own in its output line.
+    #[arg(long, value_name = "KEY", default_value = "url")]
+    pub url_field: String,
+    /// With --format jsonl: the key of a JSON Lines input's page HTML.
+    #[arg(long, value_name = "KEY", default_value = "html")]
+    pub html_field: String,
+    /// With --format jsonl: no progress lines on standard error.
+    #[arg(long)]
+    pub quiet: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

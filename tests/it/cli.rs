@@ -659,6 +659,10 @@ fn extract_refuses_crawl_files_and_names_ingest() {
             "{err}"
         );
         assert!(err.contains(&format!("docview ingest {path}")), "{err}");
+        assert!(
+            err.contains(&format!("docview extract {path} --format jsonl")),
+            "{err}"
+        );
     }
     // From standard input too.
     let out = extract_stdin(&[], &plain);
@@ -1647,6 +1651,177 @@ fn extract_favor_moves_the_bars() {
 
 /// Issue 42: a passage a page prints twice (the article for wide screens and again for narrow
 /// ones) is its topic content once; a paragraph the article itself says twice stays twice.
+/// The JSON lines of `--format jsonl` output.
+fn json_lines(out: &str) -> Vec<serde_json::Value> {
+    out.lines()
+        .map(|l| serde_json::from_str(l).expect("each line is a JSON object"))
+        .collect()
+}
+
+#[test]
+fn extract_streams_a_warc_a_folder_and_json_lines_to_one_line_per_page() {
+    let warc = Path::new(SAMPLES).join("warc/corpus-samples.warc.gz");
+    let warc = warc.to_str().unwrap();
+    // A WARC: one line per page, in the WARC's order, with the record's identity.
+    let out = run(&["extract", warc, "--format", "jsonl", "--threads", "1"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let one_thread = stdout(&out);
+    let lines = json_lines(&one_thread);
+    assert_eq!(lines.len(), 35);
+    assert!(
+        stderr(&out).contains("35 pages written"),
+        "{}",
+        stderr(&out)
+    );
+    let first = &lines[0];
+    assert_eq!(first["url"], "http://www.fieldnotes.example/?p=1042");
+    assert!(
+        first["warc_record_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("<urn:uuid:")
+    );
+    assert_eq!(first["warc_date"], "2024-01-01T00:00:00Z");
+    assert!(
+        first["origin"]
+            .as_str()
+            .unwrap()
+            .contains("corpus-samples.warc.gz@")
+    );
+    assert!(first["title"].as_str().unwrap().contains("dawn chorus"));
+    let text = first["text"].as_str().unwrap();
+    assert!(text.contains("A robin starts first"), "{text}");
+    assert!(first.get("markdown").is_none());
+    assert_eq!(first["page_type"], "topic");
+    assert_eq!(first["language"], "en");
+    // The same lines in the same order on four threads.
+    let out = run(&[
+        "extract",
+        warc,
+        "--format",
+        "jsonl",
+        "--threads",
+        "4",
+        "--quiet",
+    ]);
+    assert_eq!(stdout(&out), one_thread);
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    // Markdown instead of text, and an output file written whole.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pages.jsonl");
+    let out = run(&[
+        "extract",
+        warc,
+        "--format",
+        "jsonl",
+        "--markdown",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+    let lines = json_lines(&std::fs::read_to_string(&file).unwrap());
+    assert_eq!(lines.len(), 35);
+    assert!(lines[0].get("text").is_none());
+    assert!(
+        lines[0]["markdown"]
+            .as_str()
+            .unwrap()
+            .starts_with("# What the dawn chorus")
+    );
+    // --markdown alone is refused: it belongs to --format jsonl.
+    let out = run(&["extract", warc, "--markdown"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--format jsonl"), "{}", stderr(&out));
+
+    // A folder of pages: each file by its file URL, in file-name order.
+    let folder = Path::new(SAMPLES).join("sites/fieldnotes");
+    let lines = json_lines(&extract(&[folder.to_str().unwrap(), "--format", "jsonl"]));
+    let urls: Vec<&str> = lines.iter().map(|l| l["url"].as_str().unwrap()).collect();
+    assert!(urls.len() >= 10, "{urls:?}");
+    assert!(urls.iter().all(|u| u.starts_with("file:///")), "{urls:?}");
+    assert!(urls[0].ends_with("/dawn-chorus-copy.html"), "{urls:?}");
+    let stone = lines
+        .iter()
+        .find(|l| l["url"].as_str().unwrap().ends_with("/stone-walls.html"))
+        .unwrap();
+    assert!(stone.get("warc_record_id").is_none());
+    assert!(stone["text"].as_str().unwrap().contains("wall"), "{stone}");
+
+    // JSON Lines on standard input: pages, and a broken line told and counted, not fatal.
+    let input = "{\"url\": \"http://a.example/ferry\", \"html\": \"<title>Ferry</title><p>The ferry \
+                 leaves the harbour at nine every morning and comes back at six in the evening, \
+                 the harbour board said.</p>\"}\nnot json\n";
+    let out = extract_stdin(&["--format", "jsonl"], input.as_bytes());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = json_lines(&stdout(&out));
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["url"], "http://a.example/ferry");
+    assert_eq!(lines[0]["origin"], "-:1");
+    assert!(lines[0]["text"].as_str().unwrap().contains("ferry leaves"));
+    assert!(stderr(&out).contains("-:2"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("1 could not be read"),
+        "{}",
+        stderr(&out)
+    );
+    // Other key names, and the line's other fields passed through after docview's own
+    // (docview's `title` wins over the line's).
+    let input = "{\"id\": \"doc-7\", \"link\": \"http://a.example/ferry\", \"title\": \"mine\", \
+                 \"body\": \"<title>Ferry</title><p>The ferry leaves the harbour at nine every \
+                 morning and comes back at six in the evening, the harbour board said.</p>\", \
+                 \"tags\": [\"sea\", 2]}\n";
+    let out = extract_stdin(
+        &[
+            "--format",
+            "jsonl",
+            "--url-field",
+            "link",
+            "--html-field",
+            "body",
+        ],
+        input.as_bytes(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let line = stdout(&out);
+    assert!(
+        line.trim_end()
+            .ends_with(r#","id":"doc-7","tags":["sea",2]}"#),
+        "{line}"
+    );
+    assert_eq!(line.matches("\"title\"").count(), 1, "{line}");
+    let lines = json_lines(&line);
+    assert_eq!(lines[0]["url"], "http://a.example/ferry");
+    assert_eq!(lines[0]["title"], "Ferry");
+    // Without the key names, the same line has no `url`: told, not fatal.
+    let out = extract_stdin(&["--format", "jsonl"], input.as_bytes());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+    assert!(
+        stderr(&out).contains("missing field `url`"),
+        "{}",
+        stderr(&out)
+    );
+    // One HTML page on standard input: a line without an address, unless --url gives one.
+    let page = "<html><head><title>Tides</title></head><body><p>The tide turns twice a day \
+                along this coast, and the pools fill again within the hour.</p></body></html>";
+    let lines = json_lines(&stdout(&extract_stdin(
+        &["--format", "jsonl"],
+        page.as_bytes(),
+    )));
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0]["url"].is_null());
+    assert_eq!(lines[0]["origin"], "-");
+    let with_url = extract_stdin(
+        &["--format", "jsonl", "--url", "https://tides.example/"],
+        page.as_bytes(),
+    );
+    assert_eq!(
+        json_lines(&stdout(&with_url))[0]["url"],
+        "https://tides.example/"
+    );
+}
+
 #[test]
 fn extract_leaves_out_a_hidden_paragraph_and_keeps_a_paywalled_body() {
     let paragraph = |attrs: &str, about: &str| {

@@ -13,11 +13,13 @@ use docview_measure::{FeatureVector, feature_vector};
 use docview_page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
 use docview_text::{Analyzer, Language, count_tokens, detect_language, language_from_tag};
 mod error;
+mod line;
 mod markdown;
 mod metadata;
 pub mod topic;
 
 pub use error::{Error, NotAPage, Result};
+pub use line::{LINE_KEYS, LineContent, PageLine};
 pub use markdown::to_markdown;
 pub use metadata::{Day, MetaSource, Metadata, Sourced, iso_date, metadata_of, today};
 

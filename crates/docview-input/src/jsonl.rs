@@ -1,13 +1,15 @@
-//! JSON Lines input: one page per line, `{"url": ..., "html": ...}`, read from a file (gzip
-//! found by its magic bytes) or standard input. Other keys, such as `"charset"`, are ignored:
-//! the HTML is already text. A byte order mark before the first line and blank lines are passed
+//! JSON Lines input: one page per line, `{"url": ..., "html": ...}` (or other keys a user
+//! names: [`JsonlKeys`]), read from a file (gzip found by its magic bytes) or standard input.
+//! The line's other fields (a user's `id`, a `"charset"`, which is not read: the HTML is
+//! already text) go with the page as they are, in their order ([`RawPage::fields`]), for what
+//! docview writes of it. A byte order mark before the first line and blank lines are passed
 //! over; a line that is not such an object is [`InputEvent::Malformed`], named `path:LINE`
 //! (lines counted from 1), and one whose `"url"` is empty or addresses no page
 //! ([`super::page_url`]) is [`InputEvent::Skipped`].
 
 use std::io::{self, BufRead, Read};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::MAX_PAGE_BYTES;
 use super::raw::{InputEvent, RawPage, page_url};
@@ -16,16 +18,55 @@ use super::raw::{InputEvent, RawPage, page_url};
 /// longer line is passed over and the line reported.
 const MAX_LINE_BYTES: u64 = 4 * MAX_PAGE_BYTES as u64;
 
-/// One line of JSONL input.
-#[derive(Deserialize)]
-struct JsonPage {
-    url: String,
-    html: String,
+/// The keys of a JSON line that hold its page's address and HTML: `url` and `html` unless the
+/// user names others (`--url-field`, `--html-field`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JsonlKeys {
+    /// The key of the page's address.
+    pub url: String,
+    /// The key of the page's HTML.
+    pub html: String,
+}
+
+impl Default for JsonlKeys {
+    fn default() -> Self {
+        JsonlKeys {
+            url: "url".to_string(),
+            html: "html".to_string(),
+        }
+    }
+}
+
+/// A JSON object's fields in the line's order.
+struct OrderedObject(Vec<(String, serde_json::Value)>);
+
+impl<'de> Deserialize<'de> for OrderedObject {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = OrderedObject;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<OrderedObject, A::Error> {
+                let mut fields = Vec::new();
+                while let Some(field) = map.next_entry::<String, serde_json::Value>()? {
+                    fields.push(field);
+                }
+                Ok(OrderedObject(fields))
+            }
+        }
+        d.deserialize_map(Fields)
+    }
 }
 
 /// A reader of JSON Lines pages.
 pub(crate) struct JsonlReader {
     name: String,
+    keys: JsonlKeys,
     lines: Box<dyn BufRead + Send>,
     line_no: u64,
     done: bool,
@@ -36,10 +77,17 @@ impl JsonlReader {
     pub(crate) fn new(lines: Box<dyn BufRead + Send>, name: &str) -> Self {
         JsonlReader {
             name: name.to_string(),
+            keys: JsonlKeys::default(),
             lines,
             line_no: 0,
             done: false,
         }
+    }
+
+    /// Reads the page's address and HTML from `keys`.
+    pub(crate) fn with_keys(mut self, keys: JsonlKeys) -> Self {
+        self.keys = keys;
+        self
     }
 
     /// The next page or malformed line; `None` at the end.
@@ -92,24 +140,53 @@ impl JsonlReader {
                 message: format!("not a JSON object {{\"url\", \"html\"}}: {what}"),
             });
         }
-        Some(match serde_json::from_slice::<JsonPage>(line) {
-            Ok(page) => match page_url(&page.url) {
-                Ok(url) => {
-                    let mut bytes = page.html.into_bytes();
-                    bytes.truncate(MAX_PAGE_BYTES);
-                    InputEvent::Page(RawPage {
-                        url,
-                        bytes,
-                        http_charset: None,
-                        origin,
-                    })
-                }
-                Err(reason) => InputEvent::Skipped { origin, reason },
-            },
-            Err(e) => InputEvent::Malformed {
-                origin,
-                message: format!("bad JSON line: {e}"),
-            },
+        let fields = match serde_json::from_slice::<OrderedObject>(line) {
+            Ok(OrderedObject(fields)) => fields,
+            Err(e) => {
+                return Some(InputEvent::Malformed {
+                    origin,
+                    message: format!("bad JSON line: {e}"),
+                });
+            }
+        };
+        let (mut url, mut html, mut rest) = (None, None, Vec::new());
+        for (key, value) in fields {
+            if key == self.keys.url {
+                url = Some(value);
+            } else if key == self.keys.html {
+                html = Some(value);
+            } else {
+                rest.push((key, value));
+            }
+        }
+        let string = |value: Option<serde_json::Value>, key: &str| match value {
+            Some(serde_json::Value::String(s)) => Ok(s),
+            Some(other) => Err(format!(
+                "bad JSON line: field `{key}` is {}, not a string",
+                json_kind(&other)
+            )),
+            None => Err(format!("bad JSON line: missing field `{key}`")),
+        };
+        let (url, html) = match (string(url, &self.keys.url), string(html, &self.keys.html)) {
+            (Ok(url), Ok(html)) => (url, html),
+            (Err(message), _) | (_, Err(message)) => {
+                return Some(InputEvent::Malformed { origin, message });
+            }
+        };
+        Some(match page_url(&url) {
+            Ok(url) => {
+                let mut bytes = html.into_bytes();
+                bytes.truncate(MAX_PAGE_BYTES);
+                InputEvent::Page(RawPage {
+                    url,
+                    bytes,
+                    http_charset: None,
+                    origin,
+                    warc: None,
+                    fields: (!rest.is_empty()).then(|| Box::new(rest)),
+                })
+            }
+            Err(reason) => InputEvent::Skipped { origin, reason },
         })
     }
 
@@ -150,6 +227,18 @@ fn not_an_object(line: &[u8]) -> Option<&'static str> {
             Some("the line is a JSON literal")
         }
         _ => Some("the line is not JSON"),
+    }
+}
+
+/// What kind of JSON value `value` is, for messages.
+fn json_kind(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
     }
 }
 
@@ -201,6 +290,11 @@ mod tests {
                 bytes: "<p>café</p>".as_bytes().to_vec(),
                 http_charset: None,
                 origin: "p.jsonl:1".into(),
+                warc: None,
+                fields: Some(Box::new(vec![(
+                    "charset".to_string(),
+                    serde_json::json!("gbk")
+                )])),
             })
         );
         let InputEvent::Malformed { origin, message } = &events[1] else {
@@ -212,6 +306,43 @@ mod tests {
         assert!(matches!(&events[2], InputEvent::Malformed { .. }));
         assert_eq!(events[3].origin(), "p.jsonl:6");
         assert!(matches!(&events[3], InputEvent::Page(p) if p.bytes == b"<p>c</p>"));
+    }
+
+    #[test]
+    fn other_keys_and_the_lines_other_fields_in_order() {
+        let text = "{\"id\": 7, \"page\": \"<p>a</p>\", \"at\": \"http://a/\", \"url\": \"x\"}\n\
+                    {\"at\": 3, \"page\": \"<p>b</p>\"}\n";
+        let mut reader = JsonlReader::new(Box::new(Cursor::new(text.to_string())), "p.jsonl")
+            .with_keys(JsonlKeys {
+                url: "at".to_string(),
+                html: "page".to_string(),
+            });
+        let events: Vec<InputEvent> = std::iter::from_fn(|| reader.next_event()).collect();
+        let InputEvent::Page(page) = &events[0] else {
+            panic!("{:?}", events[0]);
+        };
+        assert_eq!(
+            (page.url.as_str(), &page.bytes[..]),
+            ("http://a/", &b"<p>a</p>"[..])
+        );
+        let fields = page.fields.as_deref().unwrap();
+        assert_eq!(
+            fields,
+            &[
+                ("id".to_string(), serde_json::json!(7)),
+                ("url".to_string(), serde_json::json!("x")),
+            ]
+        );
+        let InputEvent::Malformed { message, .. } = &events[1] else {
+            panic!("{:?}", events[1]);
+        };
+        assert_eq!(
+            message,
+            "bad JSON line: field `at` is a number, not a string"
+        );
+        // A line of the two keys alone has no fields to pass on.
+        let events = read_all("{\"url\": \"http://a/\", \"html\": \"<p>a</p>\"}\n");
+        assert!(matches!(&events[0], InputEvent::Page(p) if p.fields.is_none()));
     }
 
     #[test]

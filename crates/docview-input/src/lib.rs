@@ -30,10 +30,11 @@ use flate2::read::MultiGzDecoder;
 
 pub use decode::{CharsetSource, Decoded, decode_html, looks_binary};
 pub use error::{Error, Result};
+pub use jsonl::JsonlKeys;
 pub use progress::Progress;
 pub use raw::{
-    InputEvent, NOT_PAGE_SCHEMES, RawPage, SkipKind, SkipReason, UnknownSkipKind, file_url,
-    page_url,
+    InputEvent, JsonFields, NOT_PAGE_SCHEMES, RawPage, SkipKind, SkipReason, UnknownSkipKind,
+    WarcIds, file_url, page_url,
 };
 pub use sources::{InputUnit, Inputs};
 

@@ -8,7 +8,8 @@ use std::path::Path;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawPage {
     /// `WARC-Target-URI` of a WARC record, `"url"` of a JSONL line, or the `file://` URL of the
-    /// canonical absolute path of a file.
+    /// canonical absolute path of a file; empty for a page read whole from standard input
+    /// ([`crate::Inputs::with_stdin_page`]), which has no address.
     pub url: String,
     /// The HTTP body (dechunked and decompressed per `Transfer-Encoding`/`Content-Encoding`), or
     /// the file's bytes (gunzipped when gzip), or the `"html"` of a JSONL line, at most
@@ -22,6 +23,23 @@ pub struct RawPage {
     /// offset of its gzip member, followed by `+N` when the record starts `N` uncompressed bytes
     /// into the member, as in a WARC compressed as a whole).
     pub origin: String,
+    /// The WARC record's identity, for a page read from a WARC (boxed: an event stays small).
+    pub warc: Option<Box<WarcIds>>,
+    /// The other fields of a JSON line (a user's `id`, a `charset`), in the line's order,
+    /// passed through to what docview writes of the page; `None` when there are none.
+    pub fields: Option<Box<JsonFields>>,
+}
+
+/// The fields of a JSON line other than its address and HTML, in the line's order.
+pub type JsonFields = Vec<(String, serde_json::Value)>;
+
+/// What identifies the WARC record a page was read from, as its header gives it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct WarcIds {
+    /// `WARC-Record-ID`, as written (`<urn:uuid:...>`), if the record has one.
+    pub record_id: Option<String>,
+    /// `WARC-Date`, as written (ISO 8601, UTC), if the record has one.
+    pub date: Option<String>,
 }
 
 /// Why a record that is not a page was passed over.

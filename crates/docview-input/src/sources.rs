@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 use flate2::bufread::MultiGzDecoder;
 use serde::{Deserialize, Serialize};
 
-use super::jsonl::JsonlReader;
+use super::jsonl::{JsonlKeys, JsonlReader};
 use super::progress::{Progress, Tracked};
 use super::raw::{InputEvent, RawPage, SkipReason, file_url};
 use super::warc::WarcReader;
@@ -82,6 +82,8 @@ enum Current {
     Directory(DirReader),
     Warc(WarcReader<BufReader<File>>),
     Jsonl(JsonlReader),
+    /// The one page of standard input, until it is handed out.
+    Page(Option<InputEvent>),
 }
 
 impl Current {
@@ -90,6 +92,7 @@ impl Current {
             Current::Directory(dir) => dir.next_event(),
             Current::Warc(warc) => warc.next_event(),
             Current::Jsonl(jsonl) => jsonl.next_event(),
+            Current::Page(page) => page.take(),
         }
     }
 }
@@ -102,6 +105,10 @@ pub struct Inputs {
     /// On-disk bytes of the inputs read to their end.
     done_bytes: u64,
     total: Option<u64>,
+    /// Whether standard input that is neither a WARC nor JSON Lines is one page.
+    stdin_page: bool,
+    /// The keys of a JSON line's address and HTML.
+    jsonl_keys: JsonlKeys,
 }
 
 impl Inputs {
@@ -132,7 +139,23 @@ impl Inputs {
             progress: Progress::default(),
             done_bytes: 0,
             total,
+            stdin_page: false,
+            jsonl_keys: JsonlKeys::default(),
         })
+    }
+
+    /// Reads standard input that is neither a WARC nor JSON Lines as one page, without an
+    /// address (its [`RawPage::url`] empty), as `docview extract` does; `ingest` reads it as
+    /// JSON Lines and reports the lines that are not.
+    pub fn with_stdin_page(mut self) -> Inputs {
+        self.stdin_page = true;
+        self
+    }
+
+    /// Reads a JSON line's page address and HTML from `keys` rather than `url` and `html`.
+    pub fn with_jsonl_keys(mut self, keys: JsonlKeys) -> Inputs {
+        self.jsonl_keys = keys;
+        self
     }
 
     /// The units of `paths`, checked as [`Inputs::open`] checks them, with each directory split
@@ -195,6 +218,8 @@ impl Inputs {
             current: None,
             progress: Progress::default(),
             done_bytes: 0,
+            stdin_page: false,
+            jsonl_keys: JsonlKeys::default(),
         }
     }
 
@@ -223,8 +248,14 @@ impl Inputs {
             message: e.to_string(),
         };
         if source.kind == Kind::Stdin {
-            return standard_input(io::stdin(), &self.progress, self.done_bytes)
-                .map_err(|e| malformed(&e));
+            return standard_input(
+                io::stdin(),
+                &self.progress,
+                self.done_bytes,
+                self.stdin_page,
+                &self.jsonl_keys,
+            )
+            .map_err(|e| malformed(&e));
         }
         if let Kind::Broken(message) = &source.kind {
             return Err(InputEvent::Malformed {
@@ -260,7 +291,9 @@ impl Inputs {
                 .map_err(|e| malformed(&e)),
             Kind::Jsonl => {
                 let lines = gunzipping(reader).map_err(|e| malformed(&e))?;
-                Ok(Current::Jsonl(JsonlReader::new(lines, &name)))
+                Ok(Current::Jsonl(
+                    JsonlReader::new(lines, &name).with_keys(self.jsonl_keys.clone()),
+                ))
             }
             _ => Err(single_page(reader, &source.path, name)),
         }
@@ -372,21 +405,44 @@ const STDIN_HEAD_BYTES: usize = 4096;
 
 /// The reader of standard input (`stdin`, counted into `progress` from `base`): a WARC when it
 /// starts as one (gzip or not), copied to an unnamed temporary file and read from there as a
-/// WARC file is; JSON Lines otherwise.
+/// WARC file is; with `page`, one page when it starts as neither a WARC nor JSON Lines; JSON
+/// Lines otherwise.
 fn standard_input(
     stdin: impl Read + Send + 'static,
     progress: &Progress,
     base: u64,
+    page: bool,
+    keys: &JsonlKeys,
 ) -> io::Result<Current> {
     let mut stdin = Tracked::reporting(BufReader::new(stdin), progress.clone(), base);
     let mut head = vec![0u8; STDIN_HEAD_BYTES];
     let len = super::read_up_to(&mut stdin, &mut head)?;
     head.truncate(len);
-    let warc = looks_like_warc(&head);
+    let format = CrawlFormat::sniff(&head);
     let whole = io::Cursor::new(head).chain(stdin);
-    if !warc {
+    if page && format.is_none() {
+        let name = Path::new("-");
+        let event = match read_page_from(whole, name) {
+            Ok(bytes) => InputEvent::Page(RawPage {
+                url: String::new(),
+                bytes,
+                http_charset: None,
+                origin: "-".to_string(),
+                warc: None,
+                fields: None,
+            }),
+            Err(e) => InputEvent::Malformed {
+                origin: "-".to_string(),
+                message: reason(&e),
+            },
+        };
+        return Ok(Current::Page(Some(event)));
+    }
+    if format != Some(CrawlFormat::Warc) {
         let lines = gunzipping(Tracked::new(BufReader::new(whole)))?;
-        return Ok(Current::Jsonl(JsonlReader::new(lines, "-")));
+        return Ok(Current::Jsonl(
+            JsonlReader::new(lines, "-").with_keys(keys.clone()),
+        ));
     }
     let mut spool = tempfile::tempfile()?;
     io::copy(&mut { whole }, &mut spool)?;
@@ -425,6 +481,8 @@ fn page_file_event(read: Result<Vec<u8>>, path: &Path, origin: String) -> InputE
             bytes,
             http_charset: None,
             origin,
+            warc: None,
+            fields: None,
         }),
         Err(e) => InputEvent::Malformed {
             origin,
@@ -940,9 +998,7 @@ mod tests {
             summary(&events)[..2],
             [
                 format!("{name}:1 page http://a/"),
-                format!(
-                    "{name}:3 malformed bad JSON line: invalid type: integer `1`, expected a string at line 1 column 9"
-                ),
+                format!("{name}:3 malformed bad JSON line: field `url` is a number, not a string"),
             ]
         );
         let single = pages(&events)[1];
@@ -1000,9 +1056,47 @@ mod tests {
 
     /// Every event of `bytes` read as standard input.
     fn stdin_events(bytes: Vec<u8>) -> Vec<InputEvent> {
+        stdin_events_as(bytes, false)
+    }
+
+    /// The events of standard input holding `bytes`, one page when `page` and it is neither a
+    /// WARC nor JSON Lines.
+    fn stdin_events_as(bytes: Vec<u8>, page: bool) -> Vec<InputEvent> {
         let progress = Progress::default();
-        let mut current = standard_input(Trickle(io::Cursor::new(bytes)), &progress, 0).unwrap();
+        let mut current = standard_input(
+            Trickle(io::Cursor::new(bytes)),
+            &progress,
+            0,
+            page,
+            &JsonlKeys::default(),
+        )
+        .unwrap();
         std::iter::from_fn(|| current.next_event()).collect()
+    }
+
+    #[test]
+    fn standard_input_may_be_one_page() {
+        let html = b"<html><body><p>One page on standard input.</p></body></html>";
+        // As extract reads it: one page without an address, gzip or not.
+        for bytes in [html.to_vec(), gzip(html)] {
+            let events = stdin_events_as(bytes, true);
+            assert_eq!(events.len(), 1);
+            let page = &pages(&events)[0];
+            assert_eq!((page.url.as_str(), page.origin.as_str()), ("", "-"));
+            assert_eq!(page.bytes, html);
+        }
+        // JSON Lines stay JSON Lines.
+        let lines = b"{\"url\": \"http://a/\", \"html\": \"<p>a</p>\"}\n";
+        assert_eq!(
+            summary(&stdin_events_as(lines.to_vec(), true)),
+            ["-:1 page http://a/"]
+        );
+        // As ingest reads it: JSON Lines, whose first line is not JSON.
+        let events = stdin_events(html.to_vec());
+        assert!(
+            matches!(events[..], [InputEvent::Malformed { .. }]),
+            "{events:?}"
+        );
     }
 
     #[test]

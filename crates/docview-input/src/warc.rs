@@ -26,7 +26,7 @@ use flate2::bufread::GzDecoder;
 
 use super::http::{self, BodyError, HttpHead};
 use super::progress::Tracked;
-use super::raw::{InputEvent, RawPage, SkipReason, page_url};
+use super::raw::{InputEvent, RawPage, SkipReason, WarcIds, page_url};
 use super::{GZIP_MAGIC, MAX_PAGE_BYTES, read_up_to};
 
 /// Longest WARC record header read.
@@ -40,6 +40,7 @@ const VERSION_PREFIX: &[u8] = b"WARC/1.";
 struct WarcHeader {
     warc_type: String,
     target_uri: Option<String>,
+    ids: WarcIds,
     content_type: Option<String>,
     content_length: u64,
 }
@@ -145,6 +146,8 @@ fn read_warc_header<B: BufRead>(r: &mut B, resumed: bool) -> Result<WarcHeader, 
         match name.trim().to_ascii_lowercase().as_str() {
             "warc-type" => header.warc_type = value.to_ascii_lowercase(),
             "warc-target-uri" => header.target_uri = Some(target_uri(value)),
+            "warc-record-id" => header.ids.record_id = Some(value.to_string()),
+            "warc-date" => header.ids.date = Some(value.to_string()),
             "content-type" => header.content_type = Some(value.to_string()),
             "content-length" => length = Some(value.to_string()),
             _ => {}
@@ -255,6 +258,8 @@ fn record_event(
         bytes,
         http_charset: head.charset,
         origin: origin.to_string(),
+        warc: Some(Box::new(header.ids.clone())),
+        fields: None,
     })))
 }
 
@@ -743,6 +748,32 @@ mod tests {
         assert_eq!(a.bytes, b"<html><body><p>page http://a/</p></body></html>");
         assert_eq!(a.http_charset.as_deref(), Some("utf-8"));
         assert_eq!(page(&events[5]).http_charset, None);
+        // The record's date as written; no WARC-Record-ID in these records.
+        let ids = a
+            .warc
+            .as_ref()
+            .expect("a WARC page has its record's identity");
+        assert_eq!(ids.date.as_deref(), Some("2024-01-01T00:00:00Z"));
+        assert_eq!(ids.record_id, None);
+    }
+
+    #[test]
+    fn a_page_carries_its_records_id_and_date() {
+        let mut rec = html("http://a/");
+        let at = rec.windows(2).position(|w| w == b"\r\n").unwrap();
+        rec.splice(
+            at..at,
+            b"\r\nWARC-Record-ID: <urn:uuid:12345678-aaaa-bbbb-cccc-1234567890ab>"
+                .iter()
+                .copied(),
+        );
+        let events = read_all(rec);
+        let ids = page(&events[0]).warc.clone().unwrap();
+        assert_eq!(
+            ids.record_id.as_deref(),
+            Some("<urn:uuid:12345678-aaaa-bbbb-cccc-1234567890ab>")
+        );
+        assert_eq!(ids.date.as_deref(), Some("2024-01-01T00:00:00Z"));
     }
 
     /// A `resource` record of `content_type` (none: no `Content-Type` field).

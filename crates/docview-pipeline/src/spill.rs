@@ -262,6 +262,8 @@ mod tests {
             bytes: html.as_bytes().to_vec(),
             http_charset: None,
             origin: "article-tide-pools.html".into(),
+            warc: None,
+            fields: None,
         };
         let cleaner = Learned::embedded().expect("the embedded model");
         let topic = clean_page(&raw, &cleaner, None, &Default::default(), false);

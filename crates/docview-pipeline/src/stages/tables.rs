@@ -54,6 +54,9 @@ impl SiteSampleRow {
             bytes: self.html,
             http_charset: self.charset,
             origin: self.origin,
+            // A site sample teaches a site model; its WARC record's identity is not kept.
+            warc: None,
+            fields: None,
         };
         ((self.unit, self.record), page)
     }
@@ -234,6 +237,8 @@ mod tests {
                     bytes: b"<p>a</p>".to_vec(),
                     http_charset: Some("utf-8".into()),
                     origin: "a.warc.gz@12".into(),
+                    warc: None,
+                    fields: None,
                 },
             ),
             SiteSampleRow::of(
@@ -243,6 +248,8 @@ mod tests {
                     bytes: Vec::new(),
                     http_charset: None,
                     origin: "b.html".into(),
+                    warc: None,
+                    fields: None,
                 },
             ),
         ]

@@ -1,0 +1,115 @@
+//! One compact line per page (`docview extract --format jsonl`): what a batch extractor's user
+//! reads of a page (where it came from, its title, its topic content as text or Markdown, its
+//! type, language and metadata), without the block report of `--format json`, followed by the
+//! other fields of the JSON line the page came from (a user's `id`).
+
+use docview_input::{JsonFields, RawPage};
+use docview_page::PageType;
+use docview_text::Language;
+use serde::Serialize;
+
+use super::{Extraction, Metadata};
+
+/// Which form of the topic content a [`PageLine`] carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineContent {
+    /// Plain text, in `text`.
+    Text,
+    /// Markdown, in `markdown`.
+    Markdown,
+}
+
+/// One page's line.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageLine<'a> {
+    /// The page's address: the WARC record's target URI, the JSON line's `url`, a file's
+    /// `file://` URL; null for a page read whole from standard input without `--url`.
+    pub url: Option<&'a str>,
+    /// Where it was read: `path`, `path:LINE` (JSON Lines), `path@OFFSET` (WARC).
+    pub origin: &'a str,
+    /// The WARC record's `WARC-Record-ID`, for a page read from a WARC.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warc_record_id: Option<&'a str>,
+    /// The WARC record's `WARC-Date`, for a page read from a WARC.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warc_date: Option<&'a str>,
+    /// The text of `<title>`.
+    pub title: &'a str,
+    /// The topic content as plain text (with [`LineContent::Text`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<&'a str>,
+    /// The topic content as Markdown (with [`LineContent::Markdown`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
+    /// The cleaner's page type: topic, hub or image.
+    pub page_type: PageType,
+    /// The page's language.
+    pub language: Language,
+    /// What the page says about itself (author, dates, site name, canonical URL, language).
+    pub metadata: Metadata,
+    /// The other fields of the page's JSON line, written after docview's own
+    /// ([`PageLine::to_json`]).
+    #[serde(skip)]
+    pub fields: Option<&'a JsonFields>,
+}
+
+/// The keys docview writes in a line; a passed-through field of the same name is left out.
+pub const LINE_KEYS: [&str; 10] = [
+    "url",
+    "origin",
+    "warc_record_id",
+    "warc_date",
+    "title",
+    "text",
+    "markdown",
+    "page_type",
+    "language",
+    "metadata",
+];
+
+impl<'a> PageLine<'a> {
+    /// The line of `page`, read as `raw`, with its topic content as `content` says; `url`
+    /// stands for the page's address when `raw` has none.
+    pub fn new(
+        raw: &'a RawPage,
+        page: &'a Extraction,
+        url: Option<&'a str>,
+        content: LineContent,
+    ) -> PageLine<'a> {
+        let warc = raw.warc.as_deref();
+        PageLine {
+            url: Some(raw.url.as_str()).filter(|u| !u.is_empty()).or(url),
+            origin: &raw.origin,
+            warc_record_id: warc.and_then(|w| w.record_id.as_deref()),
+            warc_date: warc.and_then(|w| w.date.as_deref()),
+            title: &page.cleaned.title,
+            text: (content == LineContent::Text).then_some(page.cleaned.topic_text.as_str()),
+            markdown: (content == LineContent::Markdown).then(|| page.markdown()),
+            page_type: page.cleaned.page_type,
+            language: page.language(),
+            metadata: page.metadata(),
+            fields: raw.fields.as_deref(),
+        }
+    }
+
+    /// The line as one JSON object: docview's fields, then the passed-through ones whose names
+    /// are not among [`LINE_KEYS`], in their line's order.
+    pub fn to_json(&self) -> serde_json::Result<String> {
+        let mut json = serde_json::to_string(self)?;
+        let passed = self
+            .fields
+            .into_iter()
+            .flatten()
+            .filter(|(key, _)| !LINE_KEYS.contains(&key.as_str()));
+        for (key, value) in passed {
+            // Before the closing brace: `,"key":value`.
+            json.pop();
+            json.push(',');
+            json.push_str(&serde_json::to_string(key)?);
+            json.push(':');
+            json.push_str(&serde_json::to_string(value)?);
+            json.push('}');
+        }
+        Ok(json)
+    }
+}
