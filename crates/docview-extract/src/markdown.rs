@@ -6,7 +6,7 @@
 //! table, or several paragraphs) is rendered as the blocks it holds, not as a table.
 
 use docview_clean::Cleaned;
-use docview_page::{Item, NodeId, Show, Style, TagTree};
+use docview_page::{Flow, Item, NodeId, Show, Style, TagTree};
 use url::Url;
 
 use crate::Extraction;
@@ -131,21 +131,49 @@ impl<'t> Renderer<'t> {
     fn children_and_text(&self, id: NodeId, own: bool, out: &mut Vec<String>) {
         let mut inline = Inline::default();
         let mut para: Vec<String> = Vec::new();
+        self.items(id, own, false, &mut inline, &mut para, out);
+        self.end_line(&mut inline, &mut para, out);
+        flush(&mut para, out);
+    }
+
+    /// The items of block `id` (its own text when `own`, as code when `code`) onto the current
+    /// line and paragraph: a child block ends them, an inline element's text goes on with them.
+    fn items(
+        &self,
+        id: NodeId,
+        own: bool,
+        code: bool,
+        inline: &mut Inline,
+        para: &mut Vec<String>,
+        out: &mut Vec<String>,
+    ) {
         for item in &self.tree.node(id).items {
             match *item {
                 Item::Child(child) => {
-                    if self.show(child) == Show::Nothing {
+                    let show = self.show(child);
+                    if show == Show::Nothing {
                         continue;
                     }
-                    self.end_line(&mut inline, &mut para, out);
-                    flush(&mut para, out);
+                    let flow = self.tree.node(child).flow;
+                    if flow != Flow::Block {
+                        let code = code || flow == Flow::InlineCode;
+                        self.items(child, show == Show::All, code, inline, para, out);
+                        continue;
+                    }
+                    self.end_line(inline, para, out);
+                    flush(para, out);
                     self.block(child, out);
                 }
                 _ if !own => {}
-                Item::Text { start, end, style } => {
-                    self.text(&mut inline, &mut para, out, start, end, style)
+                Item::Text {
+                    start,
+                    end,
+                    mut style,
+                } => {
+                    style.code |= code;
+                    self.text(inline, para, out, start, end, style)
                 }
-                Item::Break => self.end_line(&mut inline, &mut para, out),
+                Item::Break => self.end_line(inline, para, out),
                 Item::Image { start, end, src } => {
                     let alt = self.tree.slice(start, end);
                     if let Some(md) = self.image(alt, src) {
@@ -154,8 +182,6 @@ impl<'t> Renderer<'t> {
                 }
             }
         }
-        self.end_line(&mut inline, &mut para, out);
-        flush(&mut para, out);
     }
 
     /// Adds a run of text to the current line, opening and closing its link.
@@ -629,6 +655,34 @@ mod tests {
         assert!(md.contains("Run `dock --check` first"), "{md}");
         assert!(
             md.contains("```\nfn main() {\n    let depth = 4; // inches\n    println!(\"{depth} * 2\");\n}\n```"),
+            "{md}"
+        );
+    }
+
+    /// An inline element made a node of its own (its class names content, or boilerplate)
+    /// stays on its paragraph's line: react.dev's `<code class="inline text-code">`.
+    #[test]
+    fn inline_elements_with_a_class_stay_inline() {
+        let html = format!(
+            "<html><body><article>{FILLER}<p>The second paragraph explains the <code \
+             class=\"inline text-code\">ProductTable</code> component, which renders the rows, and \
+             the <span class=\"article-text\">header row</span> above them.</p>\
+             </article></body></html>"
+        );
+        let tree = build(&html);
+        let flows: Vec<(&str, Flow)> = tree
+            .nodes
+            .iter()
+            .filter(|n| n.flow != Flow::Block)
+            .map(|n| (&*n.tag, n.flow))
+            .collect();
+        assert_eq!(flows, [("code", Flow::InlineCode), ("span", Flow::Inline)]);
+        let md = markdown(&html, None);
+        assert!(
+            md.contains(
+                "The second paragraph explains the `ProductTable` component, which renders the \
+                 rows, and the header row above them."
+            ),
             "{md}"
         );
     }

@@ -9,7 +9,7 @@ use super::declared::{self, DeclaredSource};
 use super::dom::{AtomMap, Data, Dom, Element, NodeIx};
 use super::hint::{Hint, hint_of};
 use super::markup::MarkupCounter;
-use super::{Counts, Hiding, Item, Link, MAX_DEPTH, Node, NodeId, PageType, Style, TagTree};
+use super::{Counts, Flow, Hiding, Item, Link, MAX_DEPTH, Node, NodeId, PageType, Style, TagTree};
 use docview_text::count_tokens;
 
 /// How an element takes part in the tag tree.
@@ -453,6 +453,7 @@ impl Builder {
             block_type: PageType::Topic,
             hidden: false,
             shown_hidden: None,
+            flow: Flow::Block,
         });
         self.open.push(id);
         id
@@ -570,6 +571,11 @@ impl Builder {
             }
             let label = make_label(tag, id, class);
             let nid = self.new_node(tag, label, hint);
+            self.tree.nodes[nid as usize].flow = match role {
+                Role::Code => Flow::InlineCode,
+                Role::Inline | Role::Anchor | Role::Weighty(_) => Flow::Inline,
+                _ => Flow::Block,
+            };
             if let Some(hiding) = hiding {
                 self.tree.nodes[nid as usize].hidden = true;
                 self.hidden.push((nid, hiding));
