@@ -3,6 +3,7 @@
 //! of folders, WARCs and JSON Lines through the cleaner, one compact line each, in input order.
 
 use std::io::Write;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -52,20 +53,22 @@ pub fn run(args: ExtractArgs) -> Result<()> {
             None => write_pages(&args, cleaner.as_ref(), &limits, out),
         };
         // An output error ends the writing (and leaves no file); any other is told after.
-        match &outcome {
-            Err(e) => match e.downcast_ref::<std::io::Error>() {
-                Some(io) => Err(std::io::Error::new(io.kind(), io.to_string())),
-                None => Ok(()),
-            },
-            Ok(()) => Ok(()),
-        }
+        let output_error = outcome.as_ref().err().and_then(|e| {
+            e.downcast_ref::<std::io::Error>()
+                .map(std::io::Error::kind)
+                .or_else(|| {
+                    e.downcast_ref::<serde_json::Error>()
+                        .and_then(serde_json::Error::io_error_kind)
+                })
+                .map(|kind| std::io::Error::new(kind, e.to_string()))
+        });
+        output_error.map_or(Ok(()), Err)
     };
     match &args.out {
         Some(path) => {
-            let written = docview::output::write_atomically(path, |out| write(out));
-            // The command's own error first: it says why the output was not written.
+            // An output error first (it names the file), then the command's own.
+            write_out(path, write)?;
             outcome?;
-            written?;
         }
         None => {
             let stdout = std::io::stdout();
@@ -74,6 +77,33 @@ pub fn run(args: ExtractArgs) -> Result<()> {
             out.flush()?;
             outcome?;
         }
+    }
+    Ok(())
+}
+
+/// Writes `--out`'s `path` with `write`. A regular file (new, or one a symbolic link names)
+/// is replaced atomically, through a temporary file beside it, so an interrupted run leaves it
+/// as it was; anything else that exists (a device such as `/dev/null` or `/dev/stdout`, a named
+/// pipe) is written in place, never replaced.
+fn write_out(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            // The file a link names, so that the link stays a link.
+            let file = std::fs::canonicalize(path)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            docview::output::write_atomically(&file, |out| write(out))?;
+        }
+        Ok(meta) if !meta.is_dir() => {
+            let file = std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let mut out = std::io::BufWriter::new(file);
+            write(&mut out)
+                .and_then(|()| out.flush())
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        }
+        _ => docview::output::write_atomically(path, |out| write(out))?,
     }
     Ok(())
 }
@@ -167,6 +197,10 @@ fn write_pages(
 /// batch's lines wait to be written in order.
 const BATCH_PER_THREAD: usize = 32;
 
+/// Bytes of HTML per worker thread in one batch, at most (the page that crosses it included):
+/// a batch of large pages stays small in memory.
+const BATCH_BYTES_PER_THREAD: usize = 16 << 20;
+
 /// How often a progress line is printed on standard error.
 const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 
@@ -205,7 +239,17 @@ fn write_lines(
     let mut last_progress = started;
     let mut tally = Tally::default();
     loop {
-        let batch: Vec<InputEvent> = inputs.by_ref().take(threads * BATCH_PER_THREAD).collect();
+        let mut batch: Vec<InputEvent> = Vec::new();
+        let mut batch_bytes = 0usize;
+        while batch.len() < threads * BATCH_PER_THREAD
+            && batch_bytes < threads * BATCH_BYTES_PER_THREAD
+        {
+            let Some(event) = inputs.next() else { break };
+            if let InputEvent::Page(raw) = &event {
+                batch_bytes += raw.bytes.len();
+            }
+            batch.push(event);
+        }
         if batch.is_empty() {
             break;
         }

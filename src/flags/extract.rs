@@ -67,8 +67,9 @@ pub struct ExtractArgs {
     /// plain text in `text`.
     #[arg(long)]
     pub markdown: bool,
-    /// Write the output to FILE instead of standard output: replaced only once complete, so an
-    /// interrupted run leaves no half-written file.
+    /// Write the output to FILE instead of standard output: a regular file (or the one a link
+    /// names) is replaced only once complete, so an interrupted run leaves no half-written
+    /// file; a device or named pipe is written in place.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// With --format jsonl: worker threads that clean pages (0: one per core). The lines come

@@ -1729,6 +1729,40 @@ fn extract_streams_a_warc_a_folder_and_json_lines_to_one_line_per_page() {
             .unwrap()
             .starts_with("# What the dawn chorus")
     );
+    // A link is followed, not replaced; a device is written, not replaced.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let link = dir.path().join("link.jsonl");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        let link_arg = link.to_str().unwrap();
+        let out = run(&[
+            "extract", warc, "--format", "jsonl", "--quiet", "--out", link_arg,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert!(
+            std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            json_lines(&std::fs::read_to_string(&file).unwrap()).len(),
+            35
+        );
+        let out = run(&[
+            "extract",
+            warc,
+            "--format",
+            "jsonl",
+            "--quiet",
+            "--out",
+            "/dev/null",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let null = std::fs::metadata("/dev/null").unwrap();
+        assert!(null.file_type().is_char_device());
+    }
     // --markdown alone is refused: it belongs to --format jsonl.
     let out = run(&["extract", warc, "--markdown"]);
     assert!(!out.status.success());
