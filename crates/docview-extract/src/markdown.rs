@@ -93,12 +93,28 @@ impl<'t> Renderer<'t> {
             .map(|(_, t)| &**t)
     }
 
+    /// True when block `id` shows its own text or holds a block below it that does.
+    fn holds_kept(&self, id: NodeId) -> bool {
+        match self.show(id) {
+            Show::All => true,
+            Show::Nothing => false,
+            Show::ChildrenOnly => self
+                .tree
+                .node(id)
+                .children
+                .iter()
+                .any(|&c| self.holds_kept(c)),
+        }
+    }
+
     /// Renders the block `id` (shown) into `out`, one entry per Markdown block.
     fn block(&self, id: NodeId, out: &mut Vec<String>) {
         let node = self.tree.node(id);
         let own = self.show(id) == Show::All;
         match &*node.tag {
-            "pre" if own => {
+            // Kept, or holding kept blocks (its lines written one element each): the whole
+            // listing as written.
+            "pre" if self.holds_kept(id) => {
                 if let Some(code) = self.verbatim(id) {
                     out.push(fenced(code));
                     return;
@@ -685,6 +701,20 @@ mod tests {
             ),
             "{md}"
         );
+    }
+
+    /// Code written one element a line (react.dev, Stripe's docs): one fenced block with
+    /// every line, brackets included.
+    #[test]
+    fn code_written_one_element_a_line_is_one_fenced_block() {
+        let html = format!(
+            "<html><body><article>{FILLER}<pre><code><div class=\"line\">[</div>\
+             <div class=\"line\">  {{ a: 1 }},</div><div class=\"line\">]</div></code></pre>\
+             {FILLER}</article></body></html>"
+        );
+        let md = markdown(&html, None);
+        assert!(md.contains("```\n[\n  { a: 1 },\n]\n```"), "{md}");
+        assert_eq!(md.matches("a: 1").count(), 1, "{md}");
     }
 
     #[test]

@@ -290,14 +290,26 @@ fn build_one(html: &str) -> (TagTree, String) {
 /// Most bytes of a `<pre>` block's text kept verbatim.
 const MAX_VERBATIM_BYTES: usize = 1 << 20;
 
+/// The elements that start a line of their own inside a `<pre>`: code written one element a
+/// line (`<div class="line">`, as react.dev and Stripe's docs write it).
+const VERBATIM_LINES: [&str; 6] = ["div", "p", "li", "tr", "section", "table"];
+
 /// The text of a `<pre>` element as written: its descendants' text, whitespace kept, one
-/// newline for each `<br>`, at most [`MAX_VERBATIM_BYTES`].
+/// newline for each `<br>` and before each element of [`VERBATIM_LINES`] that does not start
+/// one already, at most [`MAX_VERBATIM_BYTES`].
 fn verbatim_text(dom: &Dom, pre: NodeIx) -> String {
     let mut text = String::new();
     for node in dom.descendants(pre) {
         match dom.data(node) {
             Data::Text(t) => text.push_str(t),
             Data::Element(el) if *el.tag() == local_name!("br") => text.push('\n'),
+            Data::Element(el)
+                if VERBATIM_LINES.contains(&&**el.tag())
+                    && !text.is_empty()
+                    && !text.ends_with('\n') =>
+            {
+                text.push('\n')
+            }
             _ => {}
         }
         if text.len() > MAX_VERBATIM_BYTES {
