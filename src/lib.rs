@@ -68,7 +68,7 @@ pub use docview_text as text;
 // The collection layer.
 pub use docview_collection::{
     Error, MAX_THREADS, Result, check_threads, index, integrate, lock, minhash, output, owned,
-    records, replica, site, stats,
+    records, replica, site, stats, thread_pool,
 };
 
 // The pipeline.

@@ -4,13 +4,13 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use docview::clean::{Cleaner, cleaner_with_model, topic_content_page};
 use docview::extract::{LineContent, PageLimits, PageLine, extract_page_in_site};
 use docview::input::{CrawlFormat, InputEvent, Inputs, JsonlKeys, RawPage, read_page_bytes};
+use rayon::prelude::*;
 
 use crate::flags::{ExtractArgs, Format};
 
@@ -226,10 +226,8 @@ fn write_lines(
     limits: &PageLimits,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let threads = match args.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
-    };
+    let pool = docview::thread_pool(args.threads)?;
+    let threads = pool.current_num_threads();
     let content = if args.markdown {
         LineContent::Markdown
     } else {
@@ -253,7 +251,7 @@ fn write_lines(
         if batch.is_empty() {
             break;
         }
-        let lines = clean_batch(&batch, threads, |raw| {
+        let lines = clean_batch(&pool, &batch, |raw| {
             let page = extract_page_in_site(
                 &raw.bytes,
                 args.charset.as_deref().or(raw.http_charset.as_deref()),
@@ -312,55 +310,22 @@ fn summary(tally: &Tally, elapsed: Duration) -> String {
     )
 }
 
-/// `clean` of each page of `batch` on `threads` threads; `None` for an event that is not a
-/// page. In the batch's order, whatever the threads.
+/// `clean` of each page of `batch` on the threads of `pool`; `None` for an event that is not
+/// a page. In the batch's order, whatever the threads.
 fn clean_batch(
+    pool: &rayon::ThreadPool,
     batch: &[InputEvent],
-    threads: usize,
     clean: impl Fn(&RawPage) -> Result<String> + Sync,
 ) -> Vec<Option<Result<String>>> {
-    let one = |event: &InputEvent| match event {
-        InputEvent::Page(raw) => Some(clean(raw)),
-        _ => None,
-    };
-    if threads <= 1 || batch.len() <= 1 {
-        return batch.iter().map(one).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let done: Vec<(usize, Option<Result<String>>)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.min(batch.len()))
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(event) = batch.get(i) else { break };
-                        mine.push((i, one(event)));
-                    }
-                    mine
-                })
+    pool.install(|| {
+        batch
+            .par_iter()
+            .map(|event| match event {
+                InputEvent::Page(raw) => Some(clean(raw)),
+                _ => None,
             })
-            .collect();
-        // A worker that stopped on a panic leaves its pages without a result (below).
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_default())
             .collect()
-    });
-    let mut slots: Vec<Option<Option<Result<String>>>> = batch.iter().map(|_| None).collect();
-    for (i, line) in done {
-        slots[i] = Some(line);
-    }
-    slots
-        .into_iter()
-        .map(|slot| {
-            slot.unwrap_or_else(|| {
-                Some(Err(anyhow::anyhow!(
-                    "cleaning stopped on an internal error; the page is left out"
-                )))
-            })
-        })
-        .collect()
+    })
 }
 
 /// What starts the header line of each page when several are printed, as `head` and `tail`
