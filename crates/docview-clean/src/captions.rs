@@ -79,19 +79,11 @@ pub(crate) fn caption_blocks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_pages::{dropped_texts, words as prose};
+    use crate::test_pages::{dropped_words, words as prose};
 
     /// The first word of each block `caption_blocks` drops on `html`, every block kept.
     fn dropped(html: &str) -> Vec<String> {
-        dropped_texts(html, caption_blocks)
-            .iter()
-            .map(|text| {
-                text.split_whitespace()
-                    .take(1)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect()
+        dropped_words(html, caption_blocks, 1)
     }
 
     #[test]

@@ -54,14 +54,13 @@ pub(crate) fn hidden_on_purpose(tree: &TagTree) -> Vec<bool> {
     hidden
 }
 
-/// The blocks that `own_kept` keeps (by node id) inside an element the tree shows although its
-/// markup hides it on purpose ([`hidden_on_purpose`]), in document order.
+/// The blocks that `own_kept` keeps (by node id) and `hidden` ([`hidden_on_purpose`]) marks, in
+/// document order.
 pub(crate) fn hidden_blocks(
-    tree: &TagTree,
     features: &BlockFeatures,
     own_kept: &[bool],
+    hidden: &[bool],
 ) -> Vec<NodeId> {
-    let hidden = hidden_on_purpose(tree);
     features
         .nodes
         .iter()
@@ -73,7 +72,7 @@ pub(crate) fn hidden_blocks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_pages::{dropped_texts, words};
+    use crate::test_pages::{dropped_words, words};
 
     /// The first word of each block `hidden_blocks` drops on a page of a headline, a paragraph
     /// of 40 words and `rest`, every block kept.
@@ -82,10 +81,11 @@ mod tests {
             "<body><h1>Tide</h1><p>{}</p>{rest}</body>",
             words(40, "sand")
         );
-        dropped_texts(&html, hidden_blocks)
-            .iter()
-            .filter_map(|text| text.split_whitespace().next().map(str::to_string))
-            .collect()
+        dropped_words(
+            &html,
+            |tree, features, kept| hidden_blocks(features, kept, &hidden_on_purpose(tree)),
+            1,
+        )
     }
 
     #[test]

@@ -433,8 +433,9 @@ pub(crate) fn decide(
     let next = next_article_blocks(tree, features, &own_kept);
     drop_blocks(&mut own_kept, &mut dropped_as, next, NEXT_ARTICLE_REASON);
     // Hidden on purpose: what the markup hides and the tree shows all the same.
-    let hidden = hidden_blocks(tree, features, &own_kept);
-    drop_blocks(&mut own_kept, &mut dropped_as, hidden, HIDDEN_REASON);
+    let hidden = hidden_on_purpose(tree);
+    let hidden_kept = hidden_blocks(features, &own_kept, &hidden);
+    drop_blocks(&mut own_kept, &mut dropped_as, hidden_kept, HIDDEN_REASON);
     // Captions: the text a `<figure>` sets beside its picture.
     if bars.drop_captions {
         let captions = caption_blocks(tree, features, &own_kept);
@@ -458,7 +459,6 @@ pub(crate) fn decide(
     if let Some(mut small) = small_page_whole(tree) {
         // A small page without furniture is its text, where the model kept too little of it;
         // what it hides on purpose is not.
-        let hidden = hidden_on_purpose(tree);
         small.retain(|&id| !hidden[id as usize]);
         let terms = |id: &NodeId| tree.node(*id).own.terms;
         let all: u32 = small.iter().map(terms).sum();
@@ -477,7 +477,6 @@ pub(crate) fn decide(
     }
     if !own_kept.iter().any(|&k| k) {
         // A short page's prose is its topic content, whatever its score ([`short_page_prose`]).
-        let hidden = hidden_on_purpose(tree);
         for id in short_page_prose(tree)
             .into_iter()
             .filter(|&id| !hidden[id as usize])

@@ -90,19 +90,11 @@ pub(crate) fn next_article_blocks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_pages::{dropped_texts, words as prose};
+    use crate::test_pages::{dropped_words, words as prose};
 
     /// The first two words of each block `next_article_blocks` drops on `html`, every block kept.
     fn dropped(html: &str) -> Vec<String> {
-        dropped_texts(html, next_article_blocks)
-            .iter()
-            .map(|text| {
-                text.split_whitespace()
-                    .take(2)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect()
+        dropped_words(html, next_article_blocks, 2)
     }
 
     #[test]

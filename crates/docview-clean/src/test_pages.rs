@@ -49,3 +49,20 @@ pub(crate) fn dropped_texts(
         })
         .collect()
 }
+
+/// The first `n` words of each block `rule` drops on `html`, every block kept, in its order.
+pub(crate) fn dropped_words(
+    html: &str,
+    rule: fn(&TagTree, &BlockFeatures, &[bool]) -> Vec<NodeId>,
+    n: usize,
+) -> Vec<String> {
+    dropped_texts(html, rule)
+        .iter()
+        .map(|text| {
+            text.split_whitespace()
+                .take(n)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
