@@ -3,15 +3,20 @@
 //! A caption and its credit ("A mother and her children sell bread in Ecatepec ... (AP
 //! Photo/...)") describe the picture, not the story: news extractors' references leave them
 //! out (fundus-dev's per-publisher parsers), and a caption is often printed twice (in the
-//! article and in the picture's lightbox). But a reader reads it with the article, and
-//! Readability's references and docview's own labelled samples keep it, so captions go only
-//! when a user favours precision (`--favor precision`).
+//! article and in the picture's lightbox). So captions go on an article, a post (a prose page:
+//! [`CaptionRule::OnProsePages`](super::favor::CaptionRule), the default), where the labelled
+//! sets' references leave them out of the story, though Readability's references and docview's
+//! own labelled samples keep them; on every page when a user favours precision, on none when
+//! they favour recall. A page of items (a listing, a product page) keeps its captions by
+//! default: they are often its items' names.
 //!
 //! A kept block inside a `<figure>`, with no table, list, quotation or code between it and the
 //! figure (WordPress sets its tables, pull quotes and embeds in `<figure>`), and no heading, is
 //! a caption and is dropped, unless such blocks hold more than [`FIGURE_SHARE`] of what the
 //! page keeps: then the figures are the page (a gallery, a page laid out in figure elements)
-//! and stay.
+//! and stay. A dropped caption's block that holds the figure's picture keeps the picture
+//! ([`Verdict::PicturesKept`](crate::Verdict::PicturesKept)): the Markdown and the topic content
+//! page show it without the caption.
 
 use docview_page::{NodeId, TagTree};
 
@@ -65,7 +70,8 @@ pub(crate) fn caption_blocks(
         }
         let terms = u64::from(tree.node(id).own.terms);
         kept_terms += terms;
-        if place[id as usize] == Place::Caption && !features.is_heading(k) {
+        // A block of no terms of its own in a figure is its picture: it stays.
+        if place[id as usize] == Place::Caption && terms > 0 && !features.is_heading(k) {
             caption_terms += terms;
             captions.push(id);
         }

@@ -1,9 +1,10 @@
 //! What a user favours when the learned cleaner decides a page's blocks (`--favor`, as
 //! trafilatura's users have it): `precision` keeps less furniture (figures' captions dropped
-//! too) and may lose some of the article, `recall` keeps the whole article and may keep some
-//! furniture, `balanced` (the default) is the model's own decision. The model's scores stay the
-//! same; only the bars a block's score must reach move: the thresholds, the stronger bars
-//! outside a page's main region, and whether captions go. The figures of each, cross-validated
+//! on every page) and may lose some of the article, `recall` keeps the whole article and may
+//! keep some furniture (captions included), `balanced` (the default) is the model's own
+//! decision, an article's captions dropped. The model's scores stay the same; only the bars a
+//! block's score must reach move: the thresholds, the stronger bars outside a page's main
+//! region, and where captions go. The figures of each, cross-validated
 //! on the labelled sets, are in `docs/figures/cleaning.md`.
 
 use std::fmt;
@@ -32,8 +33,20 @@ pub(crate) struct Bars {
     pub(crate) before_region: f32,
     /// The score a block after the main region must reach.
     pub(crate) after_region: f32,
-    /// Whether figures' captions (`captions.rs`) are dropped: only when precision is favoured.
-    pub(crate) drop_captions: bool,
+    /// Where figures' captions (`captions.rs`) are dropped.
+    pub(crate) captions: CaptionRule,
+}
+
+/// Where the learned cleaner drops figures' captions (`captions.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CaptionRule {
+    /// Nowhere.
+    Keep,
+    /// On a prose page (an article, a post: the page is decided at the model's prose
+    /// threshold), where the sets' references leave them out of the story.
+    OnProsePages,
+    /// On every page.
+    Drop,
 }
 
 impl Favor {
@@ -63,19 +76,19 @@ impl Favor {
                 threshold_shift: 0.1,
                 before_region: 0.85,
                 after_region: 0.98,
-                drop_captions: true,
+                captions: CaptionRule::Drop,
             },
             Favor::Balanced => Bars {
                 threshold_shift: 0.0,
                 before_region: crate::learned::BEFORE_REGION_SCORE,
                 after_region: crate::learned::AFTER_REGION_SCORE,
-                drop_captions: false,
+                captions: CaptionRule::OnProsePages,
             },
             Favor::Recall => Bars {
                 threshold_shift: -0.1,
                 before_region: 0.6,
                 after_region: 0.85,
-                drop_captions: false,
+                captions: CaptionRule::Keep,
             },
         }
     }
@@ -135,5 +148,14 @@ mod tests {
         assert!(p.threshold_shift > b.threshold_shift && b.threshold_shift > r.threshold_shift);
         assert!(p.before_region > b.before_region && b.before_region > r.before_region);
         assert!(p.after_region > b.after_region && b.after_region > r.after_region);
+        let captions = [p.captions, b.captions, r.captions];
+        assert_eq!(
+            captions,
+            [
+                CaptionRule::Drop,
+                CaptionRule::OnProsePages,
+                CaptionRule::Keep
+            ]
+        );
     }
 }

@@ -35,7 +35,7 @@ use std::sync::Arc;
 
 use super::captions::{CAPTION_REASON, caption_blocks};
 use super::copies::{COPY_REASON, copied_blocks};
-use super::favor::{Bars, Favor};
+use super::favor::{Bars, CaptionRule, Favor};
 use super::features::{
     BlockFeatures, FEATURE_NAMES, PROSE_BLOCK_SENTENCES, PROSE_BLOCK_TERMS, block_features,
     is_sentence_end,
@@ -150,7 +150,7 @@ impl Learned {
             features,
             scores,
             site: site_rows,
-            threshold,
+            threshold: threshold.value,
             cleaned,
         }
     }
@@ -283,6 +283,27 @@ pub(crate) const BEFORE_REGION_SCORE: f32 = 0.75;
 /// listing one list.
 pub const AFTER_REGION_SCORE: f32 = 0.95;
 
+/// The threshold a page's blocks are decided at, and whether it is a prose page's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct PageThreshold {
+    /// The score a block must reach.
+    pub(crate) value: f32,
+    /// True when it is the model's prose threshold: the page reads as one text (an article, a
+    /// post), and [`CaptionRule::OnProsePages`] drops its captions.
+    pub(crate) prose: bool,
+}
+
+impl PageThreshold {
+    /// The threshold of a page of items (not a prose page's).
+    #[cfg(test)]
+    pub(crate) fn items(value: f32) -> PageThreshold {
+        PageThreshold {
+            value,
+            prose: false,
+        }
+    }
+}
+
 /// The threshold of a page's blocks: the model's prose threshold on a [prose page](prose_page)
 /// where some block reaches it, else its threshold (a prose page none of whose blocks reaches
 /// the prose threshold keeps what reaches the other, rather than nothing), each moved by the
@@ -293,16 +314,22 @@ fn page_threshold(
     features: &BlockFeatures,
     scores: &[f32],
     bars: Bars,
-) -> f32 {
+) -> PageThreshold {
     let shift = bars.threshold_shift;
     match model.prose_threshold {
         Some(prose)
             if scores.iter().any(|&s| s >= prose + shift)
                 && prose_page(tree, features, scores, PROSE_PAGE_SCORE + shift) =>
         {
-            prose + shift
+            PageThreshold {
+                value: prose + shift,
+                prose: true,
+            }
         }
-        _ => model.threshold + shift,
+        _ => PageThreshold {
+            value: model.threshold + shift,
+            prose: false,
+        },
     }
 }
 
@@ -388,9 +415,10 @@ pub(crate) fn decide(
     analysis: Analysis,
     features: &BlockFeatures,
     scores: &[f32],
-    threshold: f32,
+    page: PageThreshold,
     bars: Bars,
 ) -> Cleaned {
+    let threshold = page.value;
     let n = tree.nodes.len();
     let mut own_kept = vec![false; n];
     let mut kept_reason = "model score at or above the threshold";
@@ -437,8 +465,23 @@ pub(crate) fn decide(
     let hidden_kept = hidden_blocks(features, &own_kept, &hidden);
     drop_blocks(&mut own_kept, &mut dropped_as, hidden_kept, HIDDEN_REASON);
     // Captions: the text a `<figure>` sets beside its picture.
-    if bars.drop_captions {
+    let drop_captions = match bars.captions {
+        CaptionRule::Keep => false,
+        CaptionRule::OnProsePages => page.prose,
+        CaptionRule::Drop => true,
+    };
+    // A dropped caption's block that holds the figure's picture keeps it (in the Markdown and
+    // the topic content page): the story's picture, without the text about it.
+    let mut pictured = vec![false; n];
+    if drop_captions {
         let captions = caption_blocks(tree, features, &own_kept);
+        for &id in &captions {
+            pictured[id as usize] = tree
+                .node(id)
+                .items
+                .iter()
+                .any(|item| matches!(item, Item::Image { .. }));
+        }
         drop_blocks(&mut own_kept, &mut dropped_as, captions, CAPTION_REASON);
     }
     // Labels over the headline: a kicker, a section or category name.
@@ -472,7 +515,11 @@ pub(crate) fn decide(
                 own_kept[id as usize] = true;
             }
             let reasons = hidden.iter().map(|&h| h.then_some(HIDDEN_REASON)).collect();
-            return decided(tree, analysis, own_kept, reasons, SMALL_PAGE_REASON);
+            let dropped = Dropped {
+                reasons,
+                pictured: vec![false; n],
+            };
+            return decided(tree, analysis, own_kept, dropped, SMALL_PAGE_REASON);
         }
     }
     if !own_kept.iter().any(|&k| k) {
@@ -485,7 +532,21 @@ pub(crate) fn decide(
             kept_reason = SHORT_PAGE_REASON;
         }
     }
-    decided(tree, analysis, own_kept, dropped_as, kept_reason)
+    let dropped = Dropped {
+        reasons: dropped_as,
+        pictured,
+    };
+    decided(tree, analysis, own_kept, dropped, kept_reason)
+}
+
+/// What the rules after the model's decision dropped, by node id.
+struct Dropped {
+    /// The reason of a block dropped after the model's decision (for lying outside the main
+    /// region, repeating a run of kept blocks, belonging to the next article, being hidden on
+    /// purpose, being a caption or being a label over the headline).
+    reasons: Vec<Option<&'static str>>,
+    /// A dropped caption's block whose pictures stay ([`Verdict::PicturesKept`](crate::Verdict::PicturesKept)).
+    pictured: Vec<bool>,
 }
 
 /// Drops the blocks `ids` from `own_kept`, each for `reason`: a rule's verdict after the model's.
@@ -501,17 +562,19 @@ fn drop_blocks(
     }
 }
 
-/// The cleaned page of the blocks marked in `own_kept`, kept for `kept_reason` (`dropped_as`:
-/// the reason of a block dropped after the model's decision, for lying outside the main
-/// region, repeating a run of kept blocks, belonging to the next article, being hidden on
-/// purpose, being a caption or being a label over the headline).
+/// The cleaned page of the blocks marked in `own_kept`, kept for `kept_reason`, with what the
+/// rules after the model's decision dropped.
 fn decided(
     tree: &TagTree,
     analysis: Analysis,
     own_kept: Vec<bool>,
-    dropped_as: Vec<Option<&'static str>>,
+    dropped: Dropped,
     kept_reason: &'static str,
 ) -> Cleaned {
+    let Dropped {
+        reasons: dropped_as,
+        pictured,
+    } = dropped;
     let n = tree.nodes.len();
     if !own_kept.iter().any(|&k| k) {
         // No topic content: the labelled sets hold such pages (a chart of titles, a shop page
@@ -541,6 +604,8 @@ fn decided(
         let i = id as usize;
         decisions[i] = if own_kept[i] {
             Decision::kept(kept_reason)
+        } else if pictured[i] {
+            Decision::pictures_kept(CAPTION_REASON)
         } else if holds[i] {
             Decision::text_dropped("kept blocks below, own text scored low")
         } else if let Some(reason) = dropped_as[i] {
@@ -636,7 +701,7 @@ mod tests {
             analysis.clone(),
             &features,
             &[0.2, 0.9, 0.8, 0.1],
-            0.5,
+            PageThreshold::items(0.5),
             Favor::Balanced.bars(),
         );
         assert_eq!(c.topic_text, "four five six\n\nseven eight nine");
@@ -652,7 +717,7 @@ mod tests {
             analysis.clone(),
             &features,
             &[0.9, 0.3, 0.8, 0.1],
-            0.5,
+            PageThreshold::items(0.5),
             Favor::Balanced.bars(),
         );
         assert_eq!(
@@ -664,7 +729,7 @@ mod tests {
             analysis.clone(),
             &features,
             &[0.9, 0.2, 0.8, 0.1],
-            0.5,
+            PageThreshold::items(0.5),
             Favor::Balanced.bars(),
         );
         assert_eq!(c.topic_text, "one two three\n\nseven eight nine");
@@ -687,7 +752,7 @@ mod tests {
                 analysis,
                 &features,
                 &none,
-                0.5,
+                PageThreshold::items(0.5),
                 Favor::Balanced.bars(),
             )
         };
@@ -710,6 +775,38 @@ mod tests {
             words(40, "tide"),
             words(35, "pool")
         )
+    }
+
+    #[test]
+    fn a_caption_goes_on_a_prose_page_by_default_and_everywhere_under_precision() {
+        let html = article(
+            "<figure><img src=a.jpg><figcaption>Anemones at low tide. Photo: J. Harkness\
+             </figcaption></figure>",
+        );
+        let (tree, analysis, features) = rows(&html);
+        assert_eq!(features.len(), 3);
+        let scores = [0.9, 0.9, 0.9];
+        let kept = |page: PageThreshold, favor: Favor| {
+            let c = decide(
+                &tree,
+                analysis.clone(),
+                &features,
+                &scores,
+                page,
+                favor.bars(),
+            );
+            assert!(c.topic_text.contains("tide") && c.topic_text.contains("pool"));
+            c.topic_text.contains("Anemones")
+        };
+        let prose = PageThreshold {
+            value: 0.6,
+            prose: true,
+        };
+        let items = PageThreshold::items(0.6);
+        assert!(!kept(prose, Favor::Balanced), "a prose page's caption goes");
+        assert!(kept(items, Favor::Balanced), "a page of items keeps it");
+        assert!(!kept(items, Favor::Precision));
+        assert!(kept(prose, Favor::Recall));
     }
 
     #[test]
@@ -741,16 +838,20 @@ mod tests {
         assert_eq!(model.prose_threshold, Some(crate::model::PROSE_THRESHOLD));
         let (tree, analysis, features) = rows(&article("<p>Filed under tides</p>"));
         let scores = [0.9, 0.8, 0.55];
+        let prose = page_threshold(&model, &tree, &features, &scores, Favor::Balanced.bars());
         assert_eq!(
-            page_threshold(&model, &tree, &features, &scores, Favor::Balanced.bars()),
-            0.6
+            prose,
+            PageThreshold {
+                value: 0.6,
+                prose: true
+            }
         );
         let c = decide(
             &tree,
             analysis.clone(),
             &features,
             &scores,
-            0.6,
+            prose,
             Favor::Balanced.bars(),
         );
         assert!(!c.topic_text.contains("Filed"), "{}", c.topic_text);
@@ -760,7 +861,7 @@ mod tests {
         assert!(prose_page(&tree, &features, &low, PROSE_PAGE_SCORE));
         assert_eq!(
             page_threshold(&model, &tree, &features, &low, Favor::Balanced.bars()),
-            crate::model::THRESHOLD
+            PageThreshold::items(crate::model::THRESHOLD)
         );
         // A model file from before the prose threshold decides every page at its threshold.
         model.prose_threshold = None;
@@ -770,7 +871,7 @@ mod tests {
         assert_eq!(old.prose_threshold, None);
         assert_eq!(
             page_threshold(&old, &tree, &features, &scores, Favor::Balanced.bars()),
-            old.threshold
+            PageThreshold::items(old.threshold)
         );
     }
 
@@ -807,7 +908,7 @@ mod tests {
             analysis.clone(),
             &features,
             &scores,
-            0.6,
+            PageThreshold::items(0.6),
             Favor::Balanced.bars(),
         );
         let text = &c.topic_text;
@@ -828,7 +929,7 @@ mod tests {
             analysis,
             &features,
             &strong,
-            0.6,
+            PageThreshold::items(0.6),
             Favor::Balanced.bars(),
         );
         assert!(c.topic_text.contains("reply"), "{}", c.topic_text);

@@ -71,6 +71,9 @@ pub enum Verdict {
     Kept,
     /// Its own text left out, its child blocks judged on their own.
     TextDropped,
+    /// Its own text left out as a figure's caption, its pictures kept (in the Markdown and the
+    /// topic content page), its child blocks judged on their own.
+    PicturesKept,
     /// Left out with everything below it.
     Dropped,
 }
@@ -109,6 +112,14 @@ impl Decision {
         }
     }
 
+    /// A figure's block whose caption text is dropped and whose pictures stay.
+    pub fn pictures_kept(reason: &'static str) -> Self {
+        Decision {
+            verdict: Verdict::PicturesKept,
+            reason,
+        }
+    }
+
     /// A block outside the topic root.
     pub fn outside() -> Self {
         Decision::dropped("outside the topic root")
@@ -124,6 +135,7 @@ impl Decision {
         match self.verdict {
             Verdict::Kept => Show::All,
             Verdict::TextDropped => Show::ChildrenOnly,
+            Verdict::PicturesKept => Show::Pictures,
             Verdict::Dropped => Show::Nothing,
         }
     }

@@ -21,8 +21,8 @@ pub fn topic_content_page(tree: &TagTree, cleaned: &Cleaned) -> String {
 
 /// Writes the kept blocks under `root`, iteratively.
 fn write_blocks(tree: &TagTree, cleaned: &Cleaned, root: NodeId, out: &mut String) {
-    // (node, shows its own text, next item); a node is closed when its items run out.
-    let mut stack: Vec<(NodeId, bool, usize)> = Vec::new();
+    // (node, what it shows of itself, next item); a node is closed when its items run out.
+    let mut stack: Vec<(NodeId, Show, usize)> = Vec::new();
     let open = |id: NodeId, out: &mut String| {
         let tag = html_tag(&tree.node(id).tag);
         out.push('<');
@@ -33,11 +33,12 @@ fn write_blocks(tree: &TagTree, cleaned: &Cleaned, root: NodeId, out: &mut Strin
         Show::Nothing => return,
         show => {
             open(root, out);
-            stack.push((root, show == Show::All, 0));
+            stack.push((root, show, 0));
         }
     }
     let mut heading = 0u8;
-    while let Some((id, own, pos)) = stack.pop() {
+    while let Some((id, show, pos)) = stack.pop() {
+        let own = show == Show::All;
         let node = tree.node(id);
         let Some(item) = node.items.get(pos) else {
             close_heading(&mut heading, out);
@@ -46,7 +47,7 @@ fn write_blocks(tree: &TagTree, cleaned: &Cleaned, root: NodeId, out: &mut Strin
             out.push_str(">\n");
             continue;
         };
-        stack.push((id, own, pos + 1));
+        stack.push((id, show, pos + 1));
         match *item {
             Item::Text { start, end, style } if own => {
                 if style.heading != heading {
@@ -59,7 +60,7 @@ fn write_blocks(tree: &TagTree, cleaned: &Cleaned, root: NodeId, out: &mut Strin
                 escape_html_into(out, tree.slice(start, end));
             }
             Item::Break if own && heading == 0 => out.push_str("<br>"),
-            Item::Image { start, end, src } if own => {
+            Item::Image { start, end, src } if own || show == Show::Pictures => {
                 out.push_str("<img");
                 if let Some(src) = tree.images.get(src as usize).filter(|s| !s.is_empty()) {
                     out.push_str(" src=\"");
@@ -75,7 +76,7 @@ fn write_blocks(tree: &TagTree, cleaned: &Cleaned, root: NodeId, out: &mut Strin
                 if !tree.node(child).hidden && show != Show::Nothing {
                     close_heading(&mut heading, out);
                     open(child, out);
-                    stack.push((child, show == Show::All, 0));
+                    stack.push((child, show, 0));
                 }
             }
             _ => {}

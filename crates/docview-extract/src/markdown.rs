@@ -98,7 +98,7 @@ impl<'t> Renderer<'t> {
         match self.show(id) {
             Show::All => true,
             Show::Nothing => false,
-            Show::ChildrenOnly => self
+            Show::ChildrenOnly | Show::Pictures => self
                 .tree
                 .node(id)
                 .children
@@ -110,7 +110,7 @@ impl<'t> Renderer<'t> {
     /// Renders the block `id` (shown) into `out`, one entry per Markdown block.
     fn block(&self, id: NodeId, out: &mut Vec<String>) {
         let node = self.tree.node(id);
-        let own = self.show(id) == Show::All;
+        let show = self.show(id);
         match &*node.tag {
             // Kept, or holding kept blocks (its lines written one element each): the whole
             // listing as written.
@@ -132,7 +132,7 @@ impl<'t> Renderer<'t> {
             }
             "blockquote" => {
                 let mut inner = Vec::new();
-                self.children_and_text(id, own, &mut inner);
+                self.children_and_text(id, show, &mut inner);
                 if !inner.is_empty() {
                     out.push(quote(&inner.join("\n\n")));
                 }
@@ -140,24 +140,26 @@ impl<'t> Renderer<'t> {
             }
             _ => {}
         }
-        self.children_and_text(id, own, out);
+        self.children_and_text(id, show, out);
     }
 
-    /// The block's own text (when `own`) as paragraphs and its shown child blocks, in order.
-    fn children_and_text(&self, id: NodeId, own: bool, out: &mut Vec<String>) {
+    /// The block's own text and pictures (as `show` says) as paragraphs and its shown child
+    /// blocks, in order.
+    fn children_and_text(&self, id: NodeId, show: Show, out: &mut Vec<String>) {
         let mut inline = Inline::default();
         let mut para: Vec<String> = Vec::new();
-        self.items(id, own, false, &mut inline, &mut para, out);
+        self.items(id, show, false, &mut inline, &mut para, out);
         self.end_line(&mut inline, &mut para, out);
         flush(&mut para, out);
     }
 
-    /// The items of block `id` (its own text when `own`, as code when `code`) onto the current
+    /// The items of block `id` (its own text when `show` is [`Show::All`], its pictures also
+    /// when [`Show::Pictures`], as code when `code`) onto the current
     /// line and paragraph: a child block ends them, an inline element's text goes on with them.
     fn items(
         &self,
         id: NodeId,
-        own: bool,
+        show: Show,
         code: bool,
         inline: &mut Inline,
         para: &mut Vec<String>,
@@ -173,14 +175,15 @@ impl<'t> Renderer<'t> {
                     let flow = self.tree.node(child).flow;
                     if flow != Flow::Block {
                         let code = code || flow == Flow::InlineCode;
-                        self.items(child, show == Show::All, code, inline, para, out);
+                        self.items(child, show, code, inline, para, out);
                         continue;
                     }
                     self.end_line(inline, para, out);
                     flush(para, out);
                     self.block(child, out);
                 }
-                _ if !own => {}
+                Item::Image { .. } if !matches!(show, Show::All | Show::Pictures) => {}
+                Item::Text { .. } | Item::Break if show != Show::All => {}
                 Item::Text {
                     start,
                     end,

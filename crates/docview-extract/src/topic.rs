@@ -183,7 +183,7 @@ pub fn headline(tree: &TagTree, cleaned: &Cleaned) -> Option<String> {
     let shown = |id: NodeId| match cleaned.decisions.get(id as usize).map(|d| d.verdict) {
         Some(Verdict::Kept) => Show::All,
         Some(Verdict::TextDropped) if Some(id) == cleaned.topic_root => Show::All,
-        Some(Verdict::TextDropped) => Show::ChildrenOnly,
+        Some(Verdict::TextDropped | Verdict::PicturesKept) => Show::ChildrenOnly,
         _ => Show::Nothing,
     };
     let topic = match cleaned.topic_root {

@@ -60,6 +60,9 @@ pub enum Show {
     All,
     /// Only its child blocks: its own text is left out.
     ChildrenOnly,
+    /// Its pictures and its child blocks: its own text is left out, its own images stay (a
+    /// figure whose caption is dropped). Text renderings show it as [`Show::ChildrenOnly`].
+    Pictures,
     /// Nothing of it, nor of anything below it.
     Nothing,
 }
