@@ -1783,17 +1783,39 @@ fn extract_streams_a_warc_a_folder_and_json_lines_to_one_line_per_page() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--format jsonl"), "{}", stderr(&out));
 
-    // A folder of pages: each file by its file URL, in file-name order.
+    // A folder of pages, in file-name order: each file by the web address it declares (the
+    // Fieldnotes pages' canonical links), its path in `origin`; a file that declares none by
+    // its file URL.
     let folder = Path::new(SAMPLES).join("sites/fieldnotes");
     let lines = json_lines(&extract(&[folder.to_str().unwrap(), "--format", "jsonl"]));
-    let urls: Vec<&str> = lines.iter().map(|l| l["url"].as_str().unwrap()).collect();
-    assert!(urls.len() >= 10, "{urls:?}");
-    assert!(urls.iter().all(|u| u.starts_with("file:///")), "{urls:?}");
-    assert!(urls[0].ends_with("/dawn-chorus-copy.html"), "{urls:?}");
+    let origins: Vec<&str> = lines
+        .iter()
+        .map(|l| l["origin"].as_str().unwrap())
+        .collect();
+    assert!(origins.len() >= 10, "{origins:?}");
+    assert!(
+        origins[0].ends_with("/dawn-chorus-copy.html"),
+        "{origins:?}"
+    );
+    assert_eq!(
+        lines[0]["url"],
+        "http://www.fieldnotes.example/2021/04/what-the-dawn-chorus-is-saying/"
+    );
     let stone = lines
         .iter()
-        .find(|l| l["url"].as_str().unwrap().ends_with("/stone-walls.html"))
+        .find(|l| l["origin"].as_str().unwrap().ends_with("/stone-walls.html"))
         .unwrap();
+    assert_eq!(
+        stone["url"],
+        "http://www.fieldnotes.example/2021/11/how-a-dry-stone-wall-stays-up/"
+    );
+    let gazette = Path::new(SAMPLES).join("sites/harbor-gazette/council.html");
+    let line = &json_lines(&extract(&[gazette.to_str().unwrap(), "--format", "jsonl"]))[0];
+    let url = line["url"].as_str().unwrap();
+    assert!(
+        url.starts_with("file:///") && url.ends_with("/council.html"),
+        "{url}"
+    );
     assert!(stone.get("warc_record_id").is_none());
     assert!(stone["text"].as_str().unwrap().contains("wall"), "{stone}");
 

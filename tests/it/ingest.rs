@@ -162,7 +162,8 @@ fn ingest_of_the_sample_warc_removes_replicas_and_writes_every_output() {
     assert!(summary.render().contains("replica index"));
 }
 
-/// The file name (`site/page.html`) of a sample page read from the sites folder.
+/// The file name (`site/page.html`) of a sample page read from the sites folder, from its
+/// origin (its path) or its `file://` URL.
 fn sample_name(url: &str) -> String {
     let path = url.trim_start_matches("file://");
     let mut parts: Vec<&str> = path.rsplit('/').take(2).collect();
@@ -177,14 +178,20 @@ fn minhash_finds_the_three_near_replicas_of_the_replica_map_and_nothing_else() {
     // The sites folder, so that each page is named by its file (README, "Replica map").
     let summary = run_ingest(vec![Path::new(SAMPLES).join("sites")], &out);
     let reps = replicas(&out);
+    // A page is named by its file: a replica by its origin, the page it copies by the origin
+    // of the record of its identifier (a Fieldnotes page is known by its canonical address).
+    let origin_of: BTreeMap<String, String> = records(&out)
+        .into_iter()
+        .map(|r| (r.docview.identifier, r.origin))
+        .collect();
     let near: BTreeMap<String, (String, &str, f32)> = reps
         .iter()
         .filter(|r| r.kind == ReplicaKind::Near)
         .map(|r| {
             (
-                sample_name(&r.url),
+                sample_name(&r.origin),
                 (
-                    sample_name(&r.replica_of),
+                    sample_name(&origin_of[&r.replica_of]),
                     r.detector.as_str(),
                     r.similarity.unwrap(),
                 ),
@@ -400,6 +407,39 @@ fn a_folder_of_pages_gives_the_same_records_as_the_warc() {
         topics(&dir.path().join("dir")),
         topics(&dir.path().join("warc"))
     );
+    // Issue 43, item 5: a saved page that declares its address (the Fieldnotes pages' canonical
+    // links) is known by it, its file's path in `origin`; one that declares none keeps its
+    // `file://` URL. Its site is learnt as a crawl's would be.
+    let from_dir = records(&dir.path().join("dir"));
+    let moths = from_dir
+        .iter()
+        .find(|r| r.origin.ends_with("sites/fieldnotes/moths.html"))
+        .expect("the moths page");
+    assert_eq!(
+        moths.docview.identifier,
+        "http://www.fieldnotes.example/2022/08/a-night-at-the-porch-light/"
+    );
+    let council = from_dir
+        .iter()
+        .find(|r| r.origin.ends_with("sites/harbor-gazette/council.html"))
+        .expect("the council page");
+    assert!(
+        council.docview.identifier.starts_with("file:///")
+            && council
+                .docview
+                .identifier
+                .ends_with("/harbor-gazette/council.html"),
+        "{}",
+        council.docview.identifier
+    );
+    let stats: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("dir").join("stats.json")).unwrap())
+            .unwrap();
+    assert!(
+        stats["site_templates"]["learnt_pages"].as_u64() >= Some(9),
+        "{}",
+        stats["site_templates"]
+    );
 }
 
 /// Issue 25: a page read from a file is classified on what it holds, not on where it was
@@ -424,12 +464,7 @@ fn a_files_path_does_not_move_its_class() {
         run_ingest(vec![folder], &out);
         let mut codes: Vec<(String, String)> = records(&out)
             .into_iter()
-            .map(|r| {
-                (
-                    sample_name(&r.docview.identifier),
-                    r.docview.classification_code,
-                )
-            })
+            .map(|r| (sample_name(&r.origin), r.docview.classification_code))
             .collect();
         codes.sort();
         codes

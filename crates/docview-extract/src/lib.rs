@@ -12,12 +12,14 @@ use docview_input::{CharsetSource, MAX_PAGE_BYTES, decode_html, looks_binary};
 use docview_measure::{FeatureVector, feature_vector};
 use docview_page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
 use docview_text::{Analyzer, Language, count_tokens, detect_language, language_from_tag};
+mod address;
 mod error;
 mod line;
 mod markdown;
 mod metadata;
 pub mod topic;
 
+pub use address::{declared_address, known_address};
 pub use error::{Error, NotAPage, Result};
 pub use line::{LINE_KEYS, LineContent, PageLine};
 pub use markdown::to_markdown;

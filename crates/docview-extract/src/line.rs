@@ -3,6 +3,8 @@
 //! type, language and metadata), without the block report of `--format json`, followed by the
 //! other fields of the JSON line the page came from (a user's `id`).
 
+use std::borrow::Cow;
+
 use docview_input::{JsonFields, RawPage};
 use docview_page::PageType;
 use docview_text::Language;
@@ -22,9 +24,10 @@ pub enum LineContent {
 /// One page's line.
 #[derive(Debug, Clone, Serialize)]
 pub struct PageLine<'a> {
-    /// The page's address: the WARC record's target URI, the JSON line's `url`, a file's
-    /// `file://` URL; null for a page read whole from standard input without `--url`.
-    pub url: Option<&'a str>,
+    /// The page's address: the WARC record's target URI, the JSON line's `url`, a saved
+    /// file's declared web address ([`known_address`](crate::known_address)) else its `file://`
+    /// URL; null for a page read whole from standard input without `--url`.
+    pub url: Option<Cow<'a, str>>,
     /// Where it was read: `path`, `path:LINE` (JSON Lines), `path@OFFSET` (WARC).
     pub origin: &'a str,
     /// The WARC record's `WARC-Record-ID`, for a page read from a WARC.
@@ -78,7 +81,14 @@ impl<'a> PageLine<'a> {
     ) -> PageLine<'a> {
         let warc = raw.warc.as_deref();
         PageLine {
-            url: Some(raw.url.as_str()).filter(|u| !u.is_empty()).or(url),
+            url: Some(raw.url.as_str())
+                .filter(|u| !u.is_empty())
+                .or(url)
+                .map(|u| {
+                    let tree = &page.tree;
+                    crate::known_address(u, tree.canonical.as_deref(), tree.og_url.as_deref())
+                        .map_or(Cow::Borrowed(u), Cow::Owned)
+                }),
             origin: &raw.origin,
             warc_record_id: warc.and_then(|w| w.record_id.as_deref()),
             warc_date: warc.and_then(|w| w.date.as_deref()),

@@ -21,6 +21,10 @@ pub enum MetaSource {
     Meta,
     /// A microdata `itemprop`.
     Microdata,
+    /// What the page shows: a byline's name, a `<time datetime>` in a byline or dateline.
+    Visible,
+    /// A date in the page's URL path (`/2021/11/14/`).
+    UrlPath,
     /// `<link rel=canonical>`.
     LinkCanonical,
     /// The `lang` attribute of `<html>`.
@@ -34,6 +38,7 @@ impl From<DeclaredSource> for MetaSource {
             DeclaredSource::OpenGraph => MetaSource::OpenGraph,
             DeclaredSource::Meta => MetaSource::Meta,
             DeclaredSource::Microdata => MetaSource::Microdata,
+            DeclaredSource::Visible => MetaSource::Visible,
         }
     }
 }
@@ -109,9 +114,13 @@ pub fn metadata_of(tree: &TagTree, not_after: Day) -> Metadata {
     };
     let text = |v: &str| -> Option<String> {
         let v = v.trim();
-        // An address is not a name (`article:author` often links to a profile).
-        (!v.is_empty() && !v.starts_with("http://") && !v.starts_with("https://"))
-            .then(|| v.to_string())
+        // An address is not a name (`article:author` often links to a profile), nor is an
+        // e-mail address.
+        (!v.is_empty()
+            && !v.starts_with("http://")
+            && !v.starts_with("https://")
+            && !v.contains('@'))
+        .then(|| v.to_string())
     };
     let date = |v: &str| iso_date(v).filter(|d| plausible(d, not_after));
     let canonical_url = canonical(tree).map(|value| Sourced {
@@ -127,14 +136,58 @@ pub fn metadata_of(tree: &TagTree, not_after: Day) -> Metadata {
             value: l.to_string(),
             source: MetaSource::HtmlLang,
         });
+    // What no declaration gives, the page's address may: a date in its path.
+    let published = pick(DeclaredField::Published, &date).or_else(|| {
+        let address = canonical_url.as_ref().map(|c| c.value.as_str());
+        [address, tree.url.as_deref()]
+            .into_iter()
+            .flatten()
+            .find_map(url_date)
+            .filter(|d| plausible(d, not_after))
+            .map(|value| Sourced {
+                value,
+                source: MetaSource::UrlPath,
+            })
+    });
     Metadata {
         author: pick(DeclaredField::Author, &text),
-        published: pick(DeclaredField::Published, &date),
+        published,
         modified: pick(DeclaredField::Modified, &date),
         site_name: pick(DeclaredField::SiteName, &text),
         canonical_url,
         language,
     }
+}
+
+/// The day an http(s) address's path gives: three segments `/YYYY/MM/DD/` (the month and day
+/// of one or two digits), or a segment that begins with `YYYY-MM-DD` (`/2021-11-14-walls`).
+fn url_date(address: &str) -> Option<String> {
+    let url = url::Url::parse(address).ok()?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return None;
+    }
+    let segments: Vec<&str> = url.path_segments()?.collect();
+    let num = |s: &str, len: std::ops::RangeInclusive<usize>| {
+        (len.contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| s.parse::<u32>().ok())
+            .flatten()
+    };
+    for (i, seg) in segments.iter().enumerate() {
+        if let (Some(y), Some(m), Some(d)) = (
+            num(seg, 4..=4),
+            segments.get(i + 1).and_then(|s| num(s, 1..=2)),
+            segments.get(i + 2).and_then(|s| num(s, 1..=2)),
+        ) && valid_day(y as i32, m, d).is_some()
+        {
+            return Some(format!("{y:04}-{m:02}-{d:02}"));
+        }
+        if let Some(day) = seg.get(..10).and_then(iso_like)
+            && seg.len() >= 10
+        {
+            return Some(day);
+        }
+    }
+    None
 }
 
 /// The `<link rel=canonical>` address, absolute (resolved against the page's URL when it is
@@ -479,5 +532,61 @@ mod tests {
             "{json}"
         );
         assert!(json.contains(r#""modified":null"#), "{json}");
+    }
+
+    #[test]
+    fn a_date_in_the_address_when_none_is_declared() {
+        let published = |html: &str, url: &str| {
+            let mut tree = build(html);
+            tree.url = Some(url.into());
+            metadata_of(&tree, NOW).published
+        };
+        let bare = "<html><body><p>Text</p></body></html>";
+        let url_path = |v: &str| {
+            Some(Sourced {
+                value: v.into(),
+                source: MetaSource::UrlPath,
+            })
+        };
+        assert_eq!(
+            published(bare, "https://news.example/2021/11/14/walls/"),
+            url_path("2021-11-14")
+        );
+        assert_eq!(
+            published(bare, "https://news.example/blog/2021-11-14-walls"),
+            url_path("2021-11-14")
+        );
+        // The canonical address's date first; a month alone, a file or an impossible day gives none.
+        let canonical = r#"<html><head><link rel="canonical" href="https://news.example/2020/1/2/x">
+            </head><body><p>Text</p></body></html>"#;
+        assert_eq!(
+            published(canonical, "https://news.example/2021/11/14/walls/"),
+            url_path("2020-01-02")
+        );
+        assert_eq!(published(bare, "https://news.example/2021/11/walls"), None);
+        assert_eq!(
+            published(bare, "file:///home/me/2021/11/14/walls.html"),
+            None
+        );
+        assert_eq!(published(bare, "https://news.example/2021/02/30/x"), None);
+        // A junk date of a better source passes to the next source, not to nothing.
+        let junk = r#"<html><head><script type="application/ld+json">{"@type":"NewsArticle",
+            "datePublished":"0001-01-01T00:00:00Z"}</script>
+            <meta property="article:published_time" content="2021-11-13"></head>
+            <body><p>Text</p></body></html>"#;
+        assert_eq!(
+            published(junk, "https://news.example/2021/11/14/walls/"),
+            Some(Sourced {
+                value: "2021-11-13".into(),
+                source: MetaSource::OpenGraph
+            })
+        );
+        // A declared date wins over the address's.
+        let declared = r#"<html><head><meta name="date" content="2021-11-15"></head>
+            <body><p>Text</p></body></html>"#;
+        assert_eq!(
+            published(declared, "https://news.example/2021/11/14/walls/").map(|s| s.source),
+            Some(MetaSource::Meta)
+        );
     }
 }

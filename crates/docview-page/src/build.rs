@@ -430,6 +430,81 @@ impl Builder {
         }
     }
 
+    /// Keeps what a byline shows its reader ([`DeclaredSource::Visible`]): the `datetime` of a
+    /// `<time>` with `pubdate` or inside a byline or dateline (the element or one of its three
+    /// nearest ancestors has a class or id word of [`declared::byline_context`]; a comment's is
+    /// not the page's), and the name of an `<a rel=author>` or of an element whose class or id
+    /// says byline or author ([`declared::author_class`], [`declared::byline_name`]).
+    fn read_visible(&mut self, dom: &Dom, node: NodeIx, el: &Element) {
+        let words = |el: &Element| {
+            [local_name!("class"), local_name!("id")]
+                .iter()
+                .filter_map(|a| el.attr(a))
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_ascii_lowercase()
+        };
+        let in_comment = |w: &str| w.contains("comment");
+        let tag = el.tag();
+        if *tag == local_name!("time") {
+            let Some(datetime) = el.attr(&local_name!("datetime")) else {
+                return;
+            };
+            if el.attr(&local_name!("itemprop")).is_some() {
+                return; // microdata, read as such
+            }
+            let mut at = Some(node);
+            let mut byline = el.attr(&LocalName::from("pubdate")).is_some();
+            for _ in 0..4 {
+                let Some(ix) = at else { break };
+                if let Some(e) = dom.element(ix) {
+                    let w = words(e);
+                    if in_comment(&w) {
+                        return;
+                    }
+                    byline |= declared::byline_context(&w);
+                }
+                at = dom.parent(ix);
+            }
+            if byline {
+                declared::push_declared(
+                    &mut self.tree.declared,
+                    declared::DeclaredField::Published,
+                    datetime,
+                    DeclaredSource::Visible,
+                );
+            }
+            return;
+        }
+        let rel_author = *tag == local_name!("a")
+            && el.attr(&local_name!("rel")).is_some_and(|r| {
+                r.split_whitespace()
+                    .any(|w| w.eq_ignore_ascii_case("author"))
+            });
+        let named = declared::author_class(&words(el));
+        // A comment's author (the element or one of its three nearest ancestors says comment)
+        // is not the page's.
+        let in_a_comment = || {
+            let mut at = Some(node);
+            (0..4).any(|_| {
+                let Some(ix) = at else { return false };
+                at = dom.parent(ix);
+                dom.element(ix).is_some_and(|e| in_comment(&words(e)))
+            })
+        };
+        if (rel_author || named)
+            && !in_a_comment()
+            && let Some(name) = declared::byline_name(&dom.deep_text(node))
+        {
+            declared::push_declared(
+                &mut self.tree.declared,
+                declared::DeclaredField::Author,
+                &name,
+                DeclaredSource::Visible,
+            );
+        }
+    }
+
     /// Keeps the markup of a `<noscript>` element for the fallback of [`build`].
     fn read_noscript(&mut self, dom: &Dom, node: NodeIx) {
         self.noscript.push_str(&dom.child_text(node));
@@ -529,6 +604,7 @@ impl Builder {
                     Data::Element(el) => {
                         self.markup.element(el);
                         self.read_declared(el);
+                        self.read_visible(dom, node, el);
                         let tag = el.tag();
                         if *tag == local_name!("noscript") {
                             self.read_noscript(dom, node);

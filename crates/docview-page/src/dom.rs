@@ -176,6 +176,27 @@ impl Dom {
         }
     }
 
+    /// The parent of node `ix`, if it has one.
+    pub(crate) fn parent(&self, ix: NodeIx) -> Option<NodeIx> {
+        let parent = self.nodes[ix as usize].parent;
+        (parent != NONE).then_some(parent)
+    }
+
+    /// The text of node `ix` and everything below it, in document order, a space between two
+    /// text nodes (`Written by<a>Sir Nuno</a>` reads as two words).
+    pub(crate) fn deep_text(&self, ix: NodeIx) -> String {
+        let mut text = String::new();
+        for d in self.descendants(ix) {
+            if let Data::Text(t) = self.data(d) {
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                text.push_str(t);
+            }
+        }
+        text
+    }
+
     /// The children of node `ix`, in document order.
     pub(crate) fn children(&self, ix: NodeIx) -> impl Iterator<Item = NodeIx> + '_ {
         self.siblings(self.nodes[ix as usize].first, |n| n.next)

@@ -119,8 +119,25 @@ pub struct PageFeatures {
     pub host_text: Option<(String, String, CopyKey)>,
 }
 
-/// First pass: what the statistics learn from a cleaned page found at `url`.
+/// The address a page is known by in its record and in the statistics: the URL it was found
+/// at, except a saved file's (`file:`) that declares its web address (`<link rel=canonical>`,
+/// else `og:url`: [`declared_address`](crate::integrate::declared_address)), which is known by
+/// that address, so that its record and its site do not depend on where it was saved (its path
+/// stays in the record's `origin`). `None`: the URL as found.
+pub fn declared_page_address(url: &PageUrl<'_>, page: &TopicPage) -> Option<String> {
+    crate::extract::known_address(
+        url.as_str(),
+        page.canonical.as_deref(),
+        page.og_url.as_deref(),
+    )
+}
+
+/// First pass: what the statistics learn from a cleaned page found at `url` (known by its
+/// [declared address](declared_page_address) where it has one).
 pub fn page_features(url: &PageUrl<'_>, page: &TopicPage, analyzer: &Analyzer) -> PageFeatures {
+    let declared = declared_page_address(url, page);
+    let declared_url = declared.as_deref().map(PageUrl::parse);
+    let url = declared_url.as_ref().unwrap_or(url);
     let mut counts = FxHashMap::default();
     analyzer.term_counts(&page.topic_text, page.language, &mut counts);
     let mut terms: Vec<String> = counts.into_keys().collect();
@@ -157,8 +174,9 @@ pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed,
     ))
 }
 
-/// Second pass: integrates and fingerprints one cleaned page (found at `url`, `html_bytes` of
-/// HTML, the `seq`-th page of the run).
+/// Second pass: integrates and fingerprints one cleaned page (found at `url`, known by its
+/// [declared address](declared_page_address) where it has one; `html_bytes` of HTML, the
+/// `seq`-th page of the run).
 pub fn integrate_page(
     seq: u64,
     origin: String,
@@ -167,6 +185,9 @@ pub fn integrate_page(
     page: TopicPage,
     w: &Worker<'_>,
 ) -> Processed {
+    let declared = declared_page_address(url, &page);
+    let declared_url = declared.as_deref().map(PageUrl::parse);
+    let url = declared_url.as_ref().unwrap_or(url);
     let cx = Context {
         analyzer: &w.analyzer,
         stats: w.stats,

@@ -13,11 +13,7 @@ use crate::topic::TopicPage;
 /// The web address a local file at `file` declares: its canonical link, else its `og:url`,
 /// the first that resolves to an http or https URL.
 pub fn declared_address(file: &Url, page: &TopicPage) -> Option<Url> {
-    [page.canonical.as_deref(), page.og_url.as_deref()]
-        .into_iter()
-        .flatten()
-        .filter_map(|href| file.join(href).ok())
-        .find(|u| matches!(u.scheme(), "http" | "https"))
+    docview_extract::declared_address(file, page.canonical.as_deref(), page.og_url.as_deref())
 }
 
 /// The web address of `page`, found at `page_url`: that URL as the record gives it, unless it

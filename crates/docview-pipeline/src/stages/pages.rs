@@ -41,7 +41,9 @@ pub(super) struct KeyedSkip {
     pub(super) line: SkippedLine,
 }
 
-/// The row of integrated page `page` (of `key`, at `url`), and its signature's band keys.
+/// The row of integrated page `page` (of `key`, found at `url`), and its signature's band
+/// keys. The row's URL is the record's identifier (a saved file's declared address, where it
+/// has one), as the replicas name the page in a one-process run.
 fn page_row(
     key: (usize, u64),
     url: &str,
@@ -78,7 +80,7 @@ fn page_row(
         unit: key.0,
         unit_record: key.1,
         seq,
-        url: url.to_string(),
+        url: record.docview.identifier.clone(),
         origin: record.origin,
         html_bytes,
         unreadable: None,
