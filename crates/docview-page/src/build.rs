@@ -481,7 +481,10 @@ impl Builder {
                 r.split_whitespace()
                     .any(|w| w.eq_ignore_ascii_case("author"))
             });
-        let named = declared::author_class(&words(el));
+        let named = [local_name!("class"), local_name!("id")]
+            .iter()
+            .filter_map(|a| el.attr(a))
+            .any(declared::author_class);
         // A comment's author (the element or one of its three nearest ancestors says comment)
         // is not the page's.
         let in_a_comment = || {
