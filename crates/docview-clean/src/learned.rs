@@ -476,11 +476,7 @@ pub(crate) fn decide(
     if drop_captions {
         let captions = caption_blocks(tree, features, &own_kept);
         for &id in &captions {
-            pictured[id as usize] = tree
-                .node(id)
-                .items
-                .iter()
-                .any(|item| matches!(item, Item::Image { .. }));
+            pictured[id as usize] = tree.node(id).own.images > 0;
         }
         drop_blocks(&mut own_kept, &mut dropped_as, captions, CAPTION_REASON);
     }

@@ -19,6 +19,13 @@ pub fn declared_address(file: &Url, canonical: Option<&str>, og_url: Option<&str
 /// (`file:`) [declared address](declared_address). `None` for any other URL, and for a file
 /// that declares none.
 pub fn known_address(url: &str, canonical: Option<&str>, og_url: Option<&str>) -> Option<String> {
+    // Most pages come from records: only a file's URL is parsed.
+    if !url
+        .get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("file:"))
+    {
+        return None;
+    }
     Url::parse(url)
         .ok()
         .filter(|u| u.scheme() == "file")

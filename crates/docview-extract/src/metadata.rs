@@ -181,9 +181,7 @@ fn url_date(address: &str) -> Option<String> {
         {
             return Some(format!("{y:04}-{m:02}-{d:02}"));
         }
-        if let Some(day) = seg.get(..10).and_then(iso_like)
-            && seg.len() >= 10
-        {
+        if let Some(day) = seg.get(..10).and_then(iso_like) {
             return Some(day);
         }
     }

@@ -436,15 +436,26 @@ impl Builder {
     /// not the page's), and the name of an `<a rel=author>` or of an element whose class or id
     /// says byline or author ([`declared::author_class`], [`declared::byline_name`]).
     fn read_visible(&mut self, dom: &Dom, node: NodeIx, el: &Element) {
-        let words = |el: &Element| {
-            [local_name!("class"), local_name!("id")]
-                .iter()
-                .filter_map(|a| el.attr(a))
-                .collect::<Vec<_>>()
-                .join(" ")
-                .to_ascii_lowercase()
+        // The class and id words, lowercase, of the element and its three nearest ancestors;
+        // a comment's (any of them says comment) are not the page's.
+        let near = || {
+            let mut words = Vec::new();
+            let mut at = Some(node);
+            while let Some(ix) = at.filter(|_| words.len() < 4) {
+                if let Some(e) = dom.element(ix) {
+                    let w = [local_name!("class"), local_name!("id")]
+                        .iter()
+                        .filter_map(|a| e.attr(a))
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                        .to_ascii_lowercase();
+                    words.push(w);
+                }
+                at = dom.parent(ix);
+            }
+            words
         };
-        let in_comment = |w: &str| w.contains("comment");
+        let in_comment = |words: &[String]| words.iter().any(|w| w.contains("comment"));
         let tag = el.tag();
         if *tag == local_name!("time") {
             let Some(datetime) = el.attr(&local_name!("datetime")) else {
@@ -453,20 +464,10 @@ impl Builder {
             if el.attr(&local_name!("itemprop")).is_some() {
                 return; // microdata, read as such
             }
-            let mut at = Some(node);
-            let mut byline = el.attr(&LocalName::from("pubdate")).is_some();
-            for _ in 0..4 {
-                let Some(ix) = at else { break };
-                if let Some(e) = dom.element(ix) {
-                    let w = words(e);
-                    if in_comment(&w) {
-                        return;
-                    }
-                    byline |= declared::byline_context(&w);
-                }
-                at = dom.parent(ix);
-            }
-            if byline {
+            let words = near();
+            let byline = el.attr(&LocalName::from("pubdate")).is_some()
+                || words.iter().any(|w| declared::byline_context(w));
+            if byline && !in_comment(&words) {
                 declared::push_declared(
                     &mut self.tree.declared,
                     declared::DeclaredField::Published,
@@ -485,18 +486,8 @@ impl Builder {
             .iter()
             .filter_map(|a| el.attr(a))
             .any(declared::author_class);
-        // A comment's author (the element or one of its three nearest ancestors says comment)
-        // is not the page's.
-        let in_a_comment = || {
-            let mut at = Some(node);
-            (0..4).any(|_| {
-                let Some(ix) = at else { return false };
-                at = dom.parent(ix);
-                dom.element(ix).is_some_and(|e| in_comment(&words(e)))
-            })
-        };
         if (rel_author || named)
-            && !in_a_comment()
+            && !in_comment(&near())
             && let Some(name) = declared::byline_name(&dom.deep_text(node))
         {
             declared::push_declared(

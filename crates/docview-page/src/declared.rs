@@ -40,8 +40,8 @@ pub enum DeclaredSource {
     Visible,
 }
 
-/// Words of a class or id that mark an element (or one of its two ancestors) as a byline or an
-/// article's dateline: its `<time datetime>` is the page's date.
+/// Words of a class or id that mark an element (or one of its three nearest ancestors) as a
+/// byline or an article's dateline: its `<time datetime>` is the page's date.
 const BYLINE_WORDS: [&str; 9] = [
     "byline",
     "author",
@@ -54,10 +54,9 @@ const BYLINE_WORDS: [&str; 9] = [
     "pubdate",
 ];
 
-/// True when a class or id value names a byline or a dateline ([`BYLINE_WORDS`]).
+/// True when a class or id value, lowercase, names a byline or a dateline ([`BYLINE_WORDS`]).
 pub(crate) fn byline_context(class_or_id: &str) -> bool {
-    let v = class_or_id.to_ascii_lowercase();
-    BYLINE_WORDS.iter().any(|w| v.contains(w))
+    BYLINE_WORDS.iter().any(|w| class_or_id.contains(w))
 }
 
 /// What a byline's text may say before the name, lowercase.
@@ -272,6 +271,8 @@ pub(crate) fn json_ld(value: &serde_json::Value, out: &mut Vec<Declared>) {
                     DeclaredField::Modified,
                     map.get("dateModified").and_then(|v| v.as_str()),
                 );
+                // A publisher by reference is not followed: `og:site_name` names the site
+                // better than the company behind it.
                 push(
                     DeclaredField::SiteName,
                     map.get("publisher")

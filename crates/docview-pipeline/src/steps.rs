@@ -125,11 +125,10 @@ pub struct PageFeatures {
 /// that address, so that its record and its site do not depend on where it was saved (its path
 /// stays in the record's `origin`). `None`: the URL as found.
 pub fn declared_page_address(url: &PageUrl<'_>, page: &TopicPage) -> Option<String> {
-    crate::extract::known_address(
-        url.as_str(),
-        page.canonical.as_deref(),
-        page.og_url.as_deref(),
-    )
+    url.parsed()
+        .filter(|u| u.scheme() == "file")
+        .and_then(|file| crate::integrate::declared_address(file, page))
+        .map(String::from)
 }
 
 /// First pass: what the statistics learn from a cleaned page found at `url` (known by its
