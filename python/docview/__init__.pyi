@@ -2,13 +2,14 @@
 
 import os
 import pathlib
-from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union
 
 from ._errors import ArgumentError as ArgumentError
 from ._errors import DocviewError as DocviewError
 from ._errors import PathNotFoundError as PathNotFoundError
 
 _Path = Union[str, "os.PathLike[str]"]
+_Html = Union[str, bytes, bytearray, memoryview]
 _Format = Literal["text", "markdown", "html", "json"]
 _Favor = Literal["precision", "balanced", "recall"]
 _Cleaner = Literal[
@@ -29,7 +30,8 @@ DEFAULT_CLEANER: str
 FORMATS: Tuple[str, ...]
 
 class Extraction:
-    """The topic content of one page, and what docview found out about the page."""
+    """The topic content of one page, and what docview found out about the page. It pickles:
+    an Extraction crosses to another process whole."""
 
     @property
     def text(self) -> str:
@@ -42,7 +44,7 @@ class Extraction:
         """The format of content."""
     @property
     def title(self) -> str:
-        """The page's <title>, whitespace folded."""
+        """The page's title without the site's name (metadata["title"]), else its <title>."""
     @property
     def page_type(self) -> Literal["topic", "hub", "image"]:
         """The page type as the DocView record gives it: the cleaner's type and the content
@@ -90,12 +92,14 @@ class Extractor:
         format: _Format = "text",
         favor: _Favor = "balanced",
         classify: bool = True,
+        max_page_mb: Optional[int] = None,
+        max_page_tags: Optional[int] = None,
     ) -> None:
         """classify=False skips the page-type classifier: page_type is then the cleaner's own
         and classification None (the work of `docview extract`, for bulk cleaning)."""
     def extract(
         self,
-        html: Union[str, bytes],
+        html: _Html,
         url: Optional[str] = None,
         *,
         format: Optional[_Format] = None,
@@ -129,7 +133,7 @@ class DocViews(Iterator[Dict[str, Any]]):
         """Its layout."""
 
 def extract(
-    html: Union[str, bytes],
+    html: _Html,
     url: Optional[str] = None,
     *,
     format: _Format = "text",
@@ -137,6 +141,8 @@ def extract(
     favor: _Favor = "balanced",
     blocks: bool = False,
     charset: Optional[str] = None,
+    max_page_mb: Optional[int] = None,
+    max_page_tags: Optional[int] = None,
 ) -> Extraction:
     """Cleans one page down to its topic content."""
 
@@ -170,6 +176,7 @@ def ingest(
     markdown: bool = False,
     max_page_mb: Optional[int] = None,
     max_page_tags: Optional[int] = None,
+    progress: Optional[Callable[[Dict[str, Any]], Any]] = None,
 ) -> Dict[str, Any]:
     """Runs docview ingest over inputs into out and returns its summary."""
 

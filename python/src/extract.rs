@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView, PyString, PyTuple};
 
 use docview_classify::PageClassifier;
 use docview_clean::{
@@ -108,6 +108,46 @@ struct PagePath {
     /// `None`: the page type is the cleaner's, and no classification is made.
     classifier: Option<Arc<(Arc<PageClassifier>, String)>>,
     analyzer: Analyzer,
+    /// Where a page is cut.
+    limits: PageLimits,
+}
+
+/// A whole-number argument `name` of at least `least`, as a `usize`; a smaller one is an
+/// [`Error::Argument`] (not Python's `OverflowError`).
+pub fn count(name: &str, value: i64, least: i64) -> Result<usize> {
+    if value < least {
+        return Err(Error::argument(format!(
+            "{name}: expected a whole number of at least {least}, not {value}"
+        )));
+    }
+    usize::try_from(value).map_err(|_| Error::argument(format!("{name}: {value} is too large")))
+}
+
+/// The page limits of `max_page_mb` and `max_page_tags` (None: the default), each at least 1,
+/// as `--max-page-mb` and `--max-page-tags` give them.
+pub fn page_limits(max_page_mb: Option<i64>, max_page_tags: Option<i64>) -> Result<PageLimits> {
+    let default = PageLimits::default();
+    Ok(PageLimits {
+        max_html_bytes: match max_page_mb {
+            Some(mb) => count("max_page_mb", mb, 1)?.saturating_mul(1 << 20),
+            None => default.max_html_bytes,
+        },
+        max_tags: match max_page_tags {
+            Some(tags) => count("max_page_tags", tags, 1)?,
+            None => default.max_tags,
+        },
+    })
+}
+
+/// The charset label `label` when docview knows it (a WHATWG label: `utf-8`, `gbk`,
+/// `windows-1252`, ...); else an [`Error::Argument`].
+pub fn charset_label(label: Option<String>) -> Result<Option<String>> {
+    match label {
+        Some(l) if !docview_input::known_charset(&l) => Err(Error::argument(format!(
+            "charset: unknown charset {l:?} (a label such as \"utf-8\", \"gbk\", \"windows-1252\")"
+        ))),
+        other => Ok(other),
+    }
 }
 
 impl PagePath {
@@ -119,9 +159,11 @@ impl PagePath {
         model: Option<&Path>,
         favor_name: &str,
         classify: bool,
+        limits: PageLimits,
     ) -> Result<PagePath> {
         let favor = favor(favor_name)?;
         Ok(PagePath {
+            limits,
             cleaner: cleaner_with_model(cleaner_kind(name)?, model, favor)?,
             favor,
             classifier: if classify {
@@ -136,23 +178,38 @@ impl PagePath {
 
 /// One page as Python passes it: the bytes of a page as crawled, or text already decoded.
 enum Html<'a> {
-    /// Bytes: their charset is found as `docview extract` finds it.
-    Bytes(&'a [u8]),
+    /// Bytes (`bytes` borrowed; a `bytearray` or a `memoryview` copied, as Python may change
+    /// them while the GIL is released): their charset is found as `docview extract` finds it.
+    Bytes(std::borrow::Cow<'a, [u8]>),
     /// Text: decoded already, handed on as UTF-8.
     Text(String),
 }
 
 impl<'a> Html<'a> {
-    /// `html` as `str` or `bytes`; anything else is a `TypeError` naming its type.
+    /// `html` as `str`, `bytes`, `bytearray` or `memoryview`; anything else is a `TypeError`
+    /// naming its type.
     fn of(html: &'a Bound<'_, PyAny>) -> PyResult<Html<'a>> {
         if let Ok(bytes) = html.cast::<PyBytes>() {
-            return Ok(Html::Bytes(bytes.as_bytes()));
+            return Ok(Html::Bytes(std::borrow::Cow::Borrowed(bytes.as_bytes())));
         }
         if let Ok(text) = html.cast::<PyString>() {
             return Ok(Html::Text(text.to_cow()?.into_owned()));
         }
+        if let Ok(array) = html.cast::<PyByteArray>() {
+            return Ok(Html::Bytes(std::borrow::Cow::Owned(array.to_vec())));
+        }
+        if html.is_instance_of::<PyMemoryView>() {
+            // Its bytes, through Python (the buffer protocol is not in the stable ABI of
+            // Python 3.9, which the module is built for); a view of anything but bytes is
+            // refused as Python refuses it.
+            let bytes = html.call_method0("tobytes")?;
+            let bytes = bytes.cast::<PyBytes>()?;
+            return Ok(Html::Bytes(std::borrow::Cow::Owned(
+                bytes.as_bytes().to_vec(),
+            )));
+        }
         Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "html: expected str or bytes, not {}",
+            "html: expected str, bytes, bytearray or memoryview, not {}",
             html.get_type().name()?
         )))
     }
@@ -204,15 +261,7 @@ fn extract_one(
     let input = url.unwrap_or("<html>");
     let cleaner = path.cleaner.as_ref();
     no_panic(input, || {
-        let page = extract_page_in_site(
-            bytes,
-            charset,
-            input,
-            url,
-            cleaner,
-            None,
-            &PageLimits::default(),
-        )?;
+        let page = extract_page_in_site(bytes, charset, input, url, cleaner, None, &path.limits)?;
         let report = (format == Format::Json || blocks).then(|| page.report(input, url, cleaner));
         let content = match format {
             Format::Text => page.cleaned.topic_text.clone(),
@@ -263,7 +312,7 @@ fn extract_one(
         Ok(Extracted {
             content,
             format,
-            title: page.cleaned.title.clone(),
+            title: page.title_of(&metadata),
             page_type: page_type.as_str(),
             cleaner_page_type: page.cleaned.page_type.as_str(),
             classification,
@@ -300,6 +349,7 @@ fn extract_with(
     charset: Option<String>,
 ) -> PyResult<Extraction> {
     let html = Html::of(html)?;
+    let charset = charset_label(charset).map_err(|e| e.into_pyerr(py))?;
     let charset = html.charset(charset.as_deref());
     let bytes = html.bytes();
     let extracted = py
@@ -317,13 +367,13 @@ pub struct Extraction {
     content: String,
     format: Format,
     title: String,
-    page_type: &'static str,
-    cleaner_page_type: &'static str,
+    page_type: String,
+    cleaner_page_type: String,
     classification: Py<PyAny>,
-    language: &'static str,
+    language: String,
     url: Option<String>,
-    cleaner: &'static str,
-    charset: &'static str,
+    cleaner: String,
+    charset: String,
     truncated: Option<String>,
     metadata: Py<PyAny>,
     blocks: Option<Py<PyAny>>,
@@ -334,7 +384,7 @@ impl Extraction {
         py: Python<'_>,
         e: Extracted,
         url: Option<String>,
-        cleaner: &'static str,
+        cleaner: &str,
     ) -> PyResult<Extraction> {
         let metadata = pythonize::pythonize(py, &e.metadata)?.unbind();
         let classification = pythonize::pythonize(py, &e.classification)?.unbind();
@@ -347,13 +397,13 @@ impl Extraction {
             content: e.content,
             format: e.format,
             title: e.title,
-            page_type: e.page_type,
-            cleaner_page_type: e.cleaner_page_type,
+            page_type: e.page_type.to_string(),
+            cleaner_page_type: e.cleaner_page_type.to_string(),
             classification,
-            language: e.language,
+            language: e.language.to_string(),
             url,
-            cleaner,
-            charset: e.charset,
+            cleaner: cleaner.to_string(),
+            charset: e.charset.to_string(),
             truncated: e.truncated,
             metadata,
             blocks,
@@ -383,7 +433,8 @@ impl Extraction {
         self.format.name()
     }
 
-    /// The page's `<title>`, whitespace folded.
+    /// The page's title without the site's name (`metadata["title"]`: its declared headline
+    /// or its `<title>`, cut at the site's name), else its `<title>`, whitespace folded.
     #[getter]
     fn title(&self) -> &str {
         &self.title
@@ -395,15 +446,15 @@ impl Extraction {
     /// together (a listing the cleaner kept as text is a hub when its topic content bears
     /// the class out).
     #[getter]
-    fn page_type(&self) -> &'static str {
-        self.page_type
+    fn page_type(&self) -> &str {
+        &self.page_type
     }
 
     /// The cleaner's own page type (the "page_type" of the JSON report): the type of the
     /// page's central block (004 §4.1).
     #[getter]
-    fn cleaner_page_type(&self) -> &'static str {
-        self.cleaner_page_type
+    fn cleaner_page_type(&self) -> &str {
+        &self.cleaner_page_type
     }
 
     /// The content classifier's class of the page, as the DocView record gives it: a dict of
@@ -417,8 +468,8 @@ impl Extraction {
     /// The language of the page as an ISO 639-1 code ("en", "zh"; "und" when unknown): its
     /// `<html lang>` when docview knows it, else detected from the topic content.
     #[getter]
-    fn language(&self) -> &'static str {
-        self.language
+    fn language(&self) -> &str {
+        &self.language
     }
 
     /// The page's metadata (author, published, modified, site_name, canonical_url, language),
@@ -444,14 +495,14 @@ impl Extraction {
 
     /// The cleaner that cleaned the page.
     #[getter]
-    fn cleaner(&self) -> &'static str {
-        self.cleaner
+    fn cleaner(&self) -> &str {
+        &self.cleaner
     }
 
     /// The charset the page was decoded with.
     #[getter]
-    fn charset(&self) -> &'static str {
-        self.charset
+    fn charset(&self) -> &str {
+        &self.charset
     }
 
     /// How the page was cut to docview's page limits (8 MiB of HTML, 500,000 elements), or
@@ -468,17 +519,57 @@ impl Extraction {
         d.set_item("content", &self.content)?;
         d.set_item("format", self.format.name())?;
         d.set_item("title", &self.title)?;
-        d.set_item("page_type", self.page_type)?;
-        d.set_item("cleaner_page_type", self.cleaner_page_type)?;
+        d.set_item("page_type", &self.page_type)?;
+        d.set_item("cleaner_page_type", &self.cleaner_page_type)?;
         d.set_item("classification", self.classification.bind(py))?;
-        d.set_item("language", self.language)?;
+        d.set_item("language", &self.language)?;
         d.set_item("metadata", self.metadata.bind(py))?;
         d.set_item("blocks", self.blocks.as_ref().map(|b| b.bind(py)))?;
         d.set_item("url", self.url.as_deref())?;
-        d.set_item("cleaner", self.cleaner)?;
-        d.set_item("charset", self.charset)?;
+        d.set_item("cleaner", &self.cleaner)?;
+        d.set_item("charset", &self.charset)?;
         d.set_item("truncated", self.truncated.as_deref())?;
         Ok(d)
+    }
+
+    /// What pickle stores of it (`to_dict()`) and how it makes it again: an Extraction crosses
+    /// to another process (`ProcessPoolExecutor`, `multiprocessing`) whole.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let rebuild = py.get_type::<Extraction>().getattr("_from_state")?;
+        let state = slf.get().to_dict(py)?;
+        PyTuple::new(py, [rebuild, PyTuple::new(py, [state])?.into_any()])
+    }
+
+    /// An Extraction from what `to_dict()` gave (pickle's way back; not for other use).
+    #[staticmethod]
+    fn _from_state(state: &Bound<'_, PyDict>) -> PyResult<Extraction> {
+        let py = state.py();
+        let item = |key: &str| -> PyResult<Bound<'_, PyAny>> {
+            state.get_item(key)?.ok_or_else(|| {
+                pyo3::exceptions::PyKeyError::new_err(format!("Extraction state: no {key:?}"))
+            })
+        };
+        let text = |key: &str| -> PyResult<String> { item(key)?.extract() };
+        let optional = |key: &str| -> PyResult<Option<String>> { item(key)?.extract() };
+        let format = Format::parse(&text("format")?).map_err(|e| e.into_pyerr(py))?;
+        let blocks = item("blocks")?;
+        Ok(Extraction {
+            text: text("text")?,
+            content: text("content")?,
+            format,
+            title: text("title")?,
+            page_type: text("page_type")?,
+            cleaner_page_type: text("cleaner_page_type")?,
+            classification: item("classification")?.unbind(),
+            language: text("language")?,
+            url: optional("url")?,
+            cleaner: text("cleaner")?,
+            charset: text("charset")?,
+            truncated: optional("truncated")?,
+            metadata: item("metadata")?.unbind(),
+            blocks: (!blocks.is_none()).then(|| blocks.unbind()),
+        })
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -492,8 +583,8 @@ impl Extraction {
         };
         Ok(format!(
             "Extraction(page_type={}, language={}, format={}, title={}, url={}, text={} ({} chars))",
-            repr(self.page_type)?,
-            repr(self.language)?,
+            repr(&self.page_type)?,
+            repr(&self.language)?,
             repr(self.format.name())?,
             repr(&self.title)?,
             match &self.url {
@@ -515,7 +606,10 @@ impl Extraction {
 /// favor what the learned cleaner favours: "precision" (less furniture, some of the article
 /// may go), "balanced" (the default) or "recall" (the whole article, some furniture may stay),
 /// as `--favor`. blocks=True also fills Extraction.blocks with every block and its verdict. charset names
-/// the charset the bytes were served with (an HTTP Content-Type charset).
+/// the charset the bytes were served with (an HTTP Content-Type charset; an unknown label is an
+/// ArgumentError). max_page_mb (8) and max_page_tags (500000) cut a larger page there, as
+/// `--max-page-mb` and `--max-page-tags` do (Extraction.truncated says so). html may be str,
+/// bytes, bytearray or a memoryview.
 ///
 /// Returns an Extraction: the topic content as plain text (.text) and in the format asked
 /// for (.content), the page's title, its type as the DocView record gives it (.page_type:
@@ -526,8 +620,8 @@ impl Extraction {
 /// no page (empty, binary), naming the url when given. Releases the GIL while it works.
 #[pyfunction]
 #[pyo3(
-    signature = (html, url=None, *, format="text".to_string(), cleaner=DEFAULT_CLEANER.to_string(), favor="balanced".to_string(), blocks=false, charset=None),
-    text_signature = "(html, url=None, *, format='text', cleaner='learned', favor='balanced', blocks=False, charset=None)"
+    signature = (html, url=None, *, format="text".to_string(), cleaner=DEFAULT_CLEANER.to_string(), favor="balanced".to_string(), blocks=false, charset=None, max_page_mb=None, max_page_tags=None),
+    text_signature = "(html, url=None, *, format='text', cleaner='learned', favor='balanced', blocks=False, charset=None, max_page_mb=None, max_page_tags=None)"
 )]
 // Python's keyword arguments, one parameter each.
 #[allow(clippy::too_many_arguments)]
@@ -540,21 +634,27 @@ pub fn extract(
     favor: String,
     blocks: bool,
     charset: Option<String>,
+    max_page_mb: Option<i64>,
+    max_page_tags: Option<i64>,
 ) -> PyResult<Extraction> {
     let format = Format::parse(&format).map_err(|e| e.into_pyerr(py))?;
-    let path = PagePath::load(&cleaner, None, &favor, true).map_err(|e| e.into_pyerr(py))?;
+    let limits = page_limits(max_page_mb, max_page_tags).map_err(|e| e.into_pyerr(py))?;
+    let path =
+        PagePath::load(&cleaner, None, &favor, true, limits).map_err(|e| e.into_pyerr(py))?;
     extract_with(py, &path, html, url, format, blocks, charset)
 }
 
 /// A cleaner loaded once, to clean many pages.
 ///
-/// Extractor(cleaner="learned", model=None, *, format="text", favor="balanced", classify=True):
+/// Extractor(cleaner="learned", model=None, *, format="text", favor="balanced", classify=True,
+/// max_page_mb=None, max_page_tags=None):
 /// cleaner is one of docview.CLEANERS; model a block model file from `docview train-cleaner`
 /// for the learned cleaner (default: the model inside the module); format the default format
 /// of extract(); favor what the learned cleaner favours ("precision", "balanced", "recall", as
 /// `--favor`);
 /// classify=False skips the page-type classifier (page_type is then the cleaner's own and
-/// classification None): the work of `docview extract`, for bulk cleaning.
+/// classification None): the work of `docview extract`, for bulk cleaning; max_page_mb and
+/// max_page_tags the page limits, as extract()'s.
 ///
 /// extract() releases the GIL while it works, and one Extractor may be shared by any number
 /// of threads: each call is independent and gives what a call alone gives.
@@ -568,7 +668,9 @@ pub struct Extractor {
 #[pymethods]
 impl Extractor {
     #[new]
-    #[pyo3(signature = (cleaner=DEFAULT_CLEANER.to_string(), model=None, *, format="text".to_string(), favor="balanced".to_string(), classify=true))]
+    #[pyo3(signature = (cleaner=DEFAULT_CLEANER.to_string(), model=None, *, format="text".to_string(), favor="balanced".to_string(), classify=true, max_page_mb=None, max_page_tags=None))]
+    // Python's keyword arguments, one parameter each.
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         cleaner: String,
@@ -576,10 +678,13 @@ impl Extractor {
         format: String,
         favor: String,
         classify: bool,
+        max_page_mb: Option<i64>,
+        max_page_tags: Option<i64>,
     ) -> PyResult<Self> {
         let format = Format::parse(&format).map_err(|e| e.into_pyerr(py))?;
+        let limits = page_limits(max_page_mb, max_page_tags).map_err(|e| e.into_pyerr(py))?;
         let path = py
-            .detach(|| PagePath::load(&cleaner, model.as_deref(), &favor, classify))
+            .detach(|| PagePath::load(&cleaner, model.as_deref(), &favor, classify, limits))
             .map_err(|e| e.into_pyerr(py))?;
         Ok(Extractor {
             path,

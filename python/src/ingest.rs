@@ -10,11 +10,12 @@ use pyo3::prelude::*;
 use docview_collection::integrate::IntegrateParams;
 use docview_collection::replica::{Detection, KeywordParams, MinHashParams};
 use docview_collection::stats::StopwordParams;
-use docview_extract::PageLimits;
-use docview_pipeline::{ClassifierChoice, IngestOptions, Silent, ingest as run_ingest};
+use docview_pipeline::{
+    ClassifierChoice, Counters, IngestOptions, Phase, Progress, ingest as run_ingest,
+};
 
 use crate::error::{Error, Result, no_panic};
-use crate::extract::cleaner_kind;
+use crate::extract::{cleaner_kind, count, page_limits};
 
 /// The replica detection called `name`, as `--replicas` names it.
 fn detection(name: &str) -> Result<Detection> {
@@ -26,6 +27,11 @@ fn detection(name: &str) -> Result<Detection> {
             "replicas: unknown replica detection {name:?} (known: exact, keyword, minhash)"
         ))),
     }
+}
+
+/// [`count`] of an optional argument.
+fn optional_count(name: &str, value: Option<i64>, least: i64) -> Result<Option<usize>> {
+    value.map(|v| count(name, v, least)).transpose()
 }
 
 /// `inputs` as paths: one path (str or os.PathLike) or a list of them.
@@ -66,9 +72,16 @@ fn input_paths(inputs: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// markdown (also write each record's topic content as Markdown), max_page_mb (8),
 /// max_page_tags (500000). An unknown option is a TypeError naming it.
 ///
-/// The GIL is released while ingest runs; it shows no progress. Ctrl-C (KeyboardInterrupt, or
-/// any exception a signal handler raises) stops it after the batch at hand, with what it did
-/// durable: the exception is raised then, and the same call with resume=True continues.
+/// progress, a callable, is called with a dict of how far the run is: "phase" ("statistics",
+/// the first pass, or "ingest"), "counters" (pages_read, kept, replicas_exact, replicas_near,
+/// skipped by reason, html_bytes, as the summary's), "input_bytes" read and "total_bytes"
+/// (the inputs' size, None when unknown); at a phase's start and end and at most once a
+/// second between, on the calling thread. An exception it raises stops the ingest as Ctrl-C
+/// does, and is raised.
+///
+/// The GIL is released while ingest runs. Ctrl-C (KeyboardInterrupt, or any exception a
+/// signal handler raises) stops it after the batch at hand, with what it did durable: the
+/// exception is raised then, and the same call with resume=True continues.
 #[pyfunction]
 #[pyo3(signature = (
     inputs,
@@ -100,39 +113,50 @@ fn input_paths(inputs: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     markdown = false,
     max_page_mb = None,
     max_page_tags = None,
+    progress = None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn ingest<'py>(
     py: Python<'py>,
     inputs: &Bound<'py, PyAny>,
     out: PathBuf,
-    threads: usize,
+    threads: i64,
     cleaner: Option<String>,
     favor: Option<String>,
     model: Option<PathBuf>,
     pages_alone: bool,
     classifier: Option<PathBuf>,
     no_classifier: bool,
-    keywords: Option<usize>,
-    sentences: Option<usize>,
-    theta: Option<usize>,
+    keywords: Option<i64>,
+    sentences: Option<i64>,
+    theta: Option<i64>,
     beta: Option<f32>,
     replicas: Option<String>,
     minhash_threshold: Option<f32>,
     percentage: Option<f32>,
-    interval: Option<usize>,
+    interval: Option<i64>,
     stats: Option<PathBuf>,
     earlier: Option<Vec<PathBuf>>,
     stopword_df: Option<f32>,
-    commit_every: Option<u64>,
+    commit_every: Option<i64>,
     resume: bool,
     overwrite: bool,
-    index_memory: Option<usize>,
+    index_memory: Option<i64>,
     parquet: bool,
     markdown: bool,
-    max_page_mb: Option<usize>,
-    max_page_tags: Option<usize>,
+    max_page_mb: Option<i64>,
+    max_page_tags: Option<i64>,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if let Some(callback) = &progress
+        && !callback.is_callable()
+    {
+        return Err(Error::argument(format!(
+            "progress: expected a callable, not {}",
+            callback.get_type().name()?
+        ))
+        .into_pyerr(py));
+    }
     let inputs = input_paths(inputs)?;
     let mut options = IngestOptions::new(inputs, out);
     let settings = || -> Result<()> {
@@ -161,18 +185,18 @@ pub fn ingest<'py>(
                  give one or the other",
             ));
         }
-        options.threads = threads;
+        options.threads = count("threads", threads, 0)?;
         let integrate = IntegrateParams::default();
         options.integrate = IntegrateParams {
-            keywords: keywords.unwrap_or(integrate.keywords),
-            sentences: sentences.unwrap_or(integrate.sentences),
-            theta: theta.unwrap_or(integrate.theta),
+            keywords: optional_count("keywords", keywords, 0)?.unwrap_or(integrate.keywords),
+            sentences: optional_count("sentences", sentences, 0)?.unwrap_or(integrate.sentences),
+            theta: optional_count("theta", theta, 0)?.unwrap_or(integrate.theta),
             beta: beta.unwrap_or(integrate.beta),
         };
         let keyword = KeywordParams::default();
         options.keyword = KeywordParams {
             percentage: percentage.unwrap_or(keyword.percentage),
-            interval: interval.unwrap_or(keyword.interval),
+            interval: optional_count("interval", interval, 0)?.unwrap_or(keyword.interval),
         };
         if let Some(name) = replicas {
             options.detection = detection(&name)?;
@@ -188,20 +212,15 @@ pub fn ingest<'py>(
             ..stopwords
         };
         options.stats_file = stats;
-        if let Some(n) = commit_every {
-            options.commit_every = n;
+        if let Some(n) = optional_count("commit_every", commit_every, 0)? {
+            options.commit_every = n as u64;
         }
         options.resume = resume;
         options.overwrite = overwrite;
-        if let Some(mb) = index_memory {
-            options.index_heap_bytes = mb.max(16) << 20;
+        if let Some(mb) = optional_count("index_memory", index_memory, 0)? {
+            options.index_heap_bytes = mb.max(16).saturating_mul(1 << 20);
         }
-        let limits = PageLimits::default();
-        options.limits = PageLimits {
-            max_html_bytes: max_page_mb
-                .map_or(limits.max_html_bytes, |mb| mb.saturating_mul(1 << 20)),
-            max_tags: max_page_tags.unwrap_or(limits.max_tags),
-        };
+        options.limits = page_limits(max_page_mb, max_page_tags)?;
         options.parquet = parquet;
         options.markdown = markdown;
         options.earlier = earlier.unwrap_or_default();
@@ -209,10 +228,114 @@ pub fn ingest<'py>(
     };
     settings().map_err(|e| e.into_pyerr(py))?;
     let out_name = options.out.display().to_string();
-    let summary = run_interruptible(py, &options, || {
-        no_panic(&out_name, || Ok(run_ingest(&options, &Silent)?))
+    let shared = Shared::default();
+    let summary = run_interruptible(py, &options, progress.as_ref(), &shared, || {
+        no_panic(&out_name, || Ok(run_ingest(&options, &shared)?))
     })?;
     Ok(pythonize::pythonize(py, &summary)?)
+}
+
+/// How far a run is, as the pipeline reports it ([`Progress`]), for the Python callback: the
+/// latest report, and the reports of each phase's start and end not yet given (kept so that a
+/// phase quicker than a poll is still reported).
+#[derive(Debug, Default)]
+struct Shared(std::sync::Mutex<Reports>);
+
+#[derive(Debug, Default)]
+struct Reports {
+    latest: Report,
+    /// Changes since the start; the callback is given the latest when it changed.
+    seen: u64,
+    edges: Vec<Report>,
+}
+
+/// One report, as the callback is given it.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+struct Report {
+    phase: &'static str,
+    counters: Counters,
+    input_bytes: u64,
+    total_bytes: Option<u64>,
+}
+
+impl Shared {
+    fn with(&self, edge: bool, change: impl FnOnce(&mut Report)) {
+        let mut reports = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        change(&mut reports.latest);
+        reports.seen += 1;
+        if edge {
+            let latest = reports.latest.clone();
+            reports.edges.push(latest);
+        }
+    }
+
+    /// The reports to give now: the edges not given yet, then the latest when it changed since
+    /// `seen` and `due`; `seen` is moved on.
+    fn take(&self, seen: &mut u64, due: bool) -> Vec<Report> {
+        let mut reports = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut out = std::mem::take(&mut reports.edges);
+        if out.is_empty() && due && reports.seen != *seen && !reports.latest.phase.is_empty() {
+            out.push(reports.latest.clone());
+        }
+        *seen = reports.seen;
+        out
+    }
+}
+
+impl Progress for Shared {
+    fn start(&self, phase: Phase, total_bytes: Option<u64>) {
+        self.with(true, |r| {
+            r.phase = match phase {
+                Phase::Statistics => "statistics",
+                Phase::Ingest => "ingest",
+            };
+            r.total_bytes = total_bytes;
+            r.input_bytes = 0;
+        });
+    }
+
+    fn update(&self, counters: &Counters, input_bytes: u64) {
+        self.with(false, |r| {
+            r.counters = counters.clone();
+            r.input_bytes = input_bytes;
+        });
+    }
+
+    fn finish(&self) {
+        self.with(true, |_| {});
+    }
+}
+
+/// How often the progress callback is given the latest report at most, between a phase's
+/// start and end.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// Gives `callback`, when there is one, the reports of `shared` to give now: each phase's
+/// start and end, and between them the latest at most every [`PROGRESS_EVERY`] since `last`.
+fn call_back(
+    py: Python<'_>,
+    callback: Option<&Bound<'_, PyAny>>,
+    shared: &Shared,
+    last: &mut (u64, std::time::Instant),
+) -> PyResult<()> {
+    let Some(callback) = callback else {
+        return Ok(());
+    };
+    let due = last.1.elapsed() >= PROGRESS_EVERY;
+    let reports = shared.take(&mut last.0, due);
+    if !reports.is_empty() {
+        last.1 = std::time::Instant::now();
+    }
+    for report in reports {
+        callback.call1((pythonize::pythonize(py, &report)?,))?;
+    }
+    Ok(())
 }
 
 /// How long the calling thread waits, without the GIL, between two looks at Python's signals
@@ -227,8 +350,11 @@ const SIGNAL_POLL: Duration = Duration::from_millis(100);
 fn run_interruptible<T: Send>(
     py: Python<'_>,
     options: &IngestOptions,
+    callback: Option<&Bound<'_, PyAny>>,
+    shared: &Shared,
     run: impl FnOnce() -> Result<T> + Send,
 ) -> PyResult<T> {
+    let mut last = (0, std::time::Instant::now());
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
         scope.spawn(move || {
@@ -246,8 +372,15 @@ fn run_interruptible<T: Send>(
         loop {
             let waited = py.detach(|| recv(Some(SIGNAL_POLL)));
             let result = match waited {
-                Ok(result) => return result.map_err(|e| e.into_pyerr(py)),
-                Err(RecvTimeoutError::Timeout) => py.check_signals(),
+                Ok(result) => {
+                    let result = result.map_err(|e| e.into_pyerr(py))?;
+                    // The reports not given yet: the last phase's end.
+                    call_back(py, callback, shared, &mut last)?;
+                    return Ok(result);
+                }
+                Err(RecvTimeoutError::Timeout) => py
+                    .check_signals()
+                    .and_then(|()| call_back(py, callback, shared, &mut last)),
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err(Error::Failed(format!(
                         "{}: the ingest ended without a result",

@@ -1,5 +1,6 @@
-"""examples/datatrove_step.py: docview as the extraction step of a datatrove pipeline over the
-samples' WARC. Skips, saying why, where datatrove or its WARC reader's packages are missing."""
+"""docview.datatrove, shipped in the package: docview as the extraction step of a datatrove
+pipeline over the samples' WARC. Skips, saying why, where datatrove or its WARC reader's packages
+are missing."""
 
 from __future__ import annotations
 
@@ -14,8 +15,6 @@ import pytest
 
 from conftest import WARC, sample_pages
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "datatrove_step.py"
-
 # datatrove's WarcReader needs warcio, cchardet (faust-cchardet) and magic (python-magic, over
 # the system's libmagic); its JsonlWriter needs orjson.
 for module in ["datatrove", "warcio", "cchardet", "magic", "orjson"]:
@@ -23,18 +22,15 @@ for module in ["datatrove", "warcio", "cchardet", "magic", "orjson"]:
         importlib.import_module(module)
     except Exception as e:  # ImportError, or python-magic's OSError without libmagic
         pytest.skip(
-            f"datatrove example not run: {module} cannot be imported ({e}); "
+            f"docview.datatrove not tested: {module} cannot be imported ({e}); "
             "pip install datatrove warcio faust-cchardet python-magic orjson",
             allow_module_level=True,
         )
 
 
 def load_example():
-    spec = importlib.util.spec_from_file_location("datatrove_step", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["datatrove_step"] = module
-    spec.loader.exec_module(module)
-    return module
+    # The step as the installed package ships it.
+    return importlib.import_module("docview.datatrove")
 
 
 def test_docview_cleans_a_warc_in_a_datatrove_pipeline(tmp_path):
@@ -64,7 +60,7 @@ def test_docview_cleans_a_warc_in_a_datatrove_pipeline(tmp_path):
     moths = by_url[next(u for u, p in pages.items() if p["file"].endswith("moths.html"))]
     # The article from its first words on (its headline may come first).
     assert 0 <= moths["text"].find("On a warm, still night") <= len("A night at the porch light\n\n")
-    assert moths["metadata"]["title"] == "A night at the porch light — Fieldnotes"
+    assert moths["metadata"]["title"] == "A night at the porch light"
     assert moths["metadata"]["site_name"] == "Fieldnotes"
     listing = by_url[next(u for u, p in pages.items() if p["file"].endswith("harbor-gazette/index.html"))]
     assert listing["metadata"]["page_type"] == "hub"
@@ -76,3 +72,18 @@ def test_the_step_checks_its_arguments():
         example.DocviewExtract(cleaner="best")
     with pytest.raises(ValueError, match="unknown format 'pdf'"):
         example.DocviewExtract(format="pdf")
+
+
+def test_the_step_runs_from_the_command_line(tmp_path):
+    import subprocess
+
+    out = tmp_path / "cli"
+    done = subprocess.run(
+        [sys.executable, "-m", "docview.datatrove", str(WARC), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = [l for f in sorted(out.glob("*.jsonl.gz")) for l in gzip.open(f, "rt", encoding="utf-8")]
+    assert len(lines) == len(sample_pages())

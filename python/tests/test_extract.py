@@ -44,7 +44,8 @@ def test_an_article_gives_its_text_from_its_first_words_on(page_by_file):
     assert got.content == got.text
     assert got.cleaner == "learned"
     assert got.url == page["url"]
-    assert got.title == "A night at the porch light — Fieldnotes"
+    assert got.title == "A night at the porch light"  # the site name cut off, in metadata["site_name"]
+    assert got.metadata["title"]["source"] == "json-ld" and got.metadata["site_name"]["value"] == "Fieldnotes"
     assert got.charset == "UTF-8"
     assert got.truncated is None
     assert got.blocks is None
@@ -167,15 +168,22 @@ def test_metadata(page_by_file):
     page = page_by_file("fieldnotes/dawn-chorus.html")
     got = docview.extract(page["bytes"], page["url"])
     assert isinstance(got.metadata, dict)
-    assert set(got.metadata) == {"author", "published", "modified", "site_name", "canonical_url", "language"}
-    for value in got.metadata.values():
-        assert value is None or set(value) == {"value", "source"}
-    # What the page declares: its canonical URL, its site's name (JSON-LD), its language.
+    assert set(got.metadata) == {
+        "title", "author", "published", "modified", "site_name", "description", "image",
+        "categories", "tags", "canonical_url", "language",
+    }
+    for name, value in got.metadata.items():
+        # Categories and tags: one source's values.
+        keys = {"values", "source"} if name in ("categories", "tags") else {"value", "source"}
+        assert value is None or set(value) == keys, name
+    assert got.metadata["title"]["value"] == got.title
+    # What the page declares: its canonical URL, its site's name (og:site_name, before the
+    # JSON-LD publisher), its language.
     assert got.metadata["canonical_url"] == {
         "value": "http://www.fieldnotes.example/2021/04/what-the-dawn-chorus-is-saying/",
         "source": "link-canonical",
     }
-    assert got.metadata["site_name"] == {"value": "Fieldnotes", "source": "json-ld"}
+    assert got.metadata["site_name"] == {"value": "Fieldnotes", "source": "open-graph"}
     assert got.metadata["language"] == {"value": "en", "source": "html-lang"}
     # The JSON report holds the same.
     report = json.loads(docview.extract(page["bytes"], page["url"], format="json").content)
@@ -230,7 +238,7 @@ def test_bytes_that_are_no_page_name_the_input():
 
 
 def test_html_of_another_type_is_a_type_error():
-    with pytest.raises(TypeError, match="html: expected str or bytes, not int"):
+    with pytest.raises(TypeError, match="html: expected str, bytes, bytearray or memoryview, not int"):
         docview.extract(42)
 
 
@@ -360,3 +368,58 @@ def test_favor_moves_the_learned_cleaners_bars(page_by_file):
         docview.extract("<p>x</p>", favor="exact")
     with pytest.raises(ValueError, match='favor: unknown setting "most"'):
         docview.Extractor(favor="most")
+
+
+def test_an_extraction_pickles_and_crosses_processes(page_by_file):
+    import pickle
+    from concurrent.futures import ProcessPoolExecutor
+
+    page = page_by_file("fieldnotes/moths.html")
+    got = docview.extract(page["bytes"], page["url"], format="markdown", blocks=True)
+    back = pickle.loads(pickle.dumps(got))
+    assert type(back) is docview.Extraction
+    assert back.to_dict() == got.to_dict()
+    assert repr(back) == repr(got)
+    # What a ProcessPoolExecutor does: the call in another process, its result pickled back.
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        there = pool.submit(docview.extract, page["bytes"], page["url"]).result()
+    assert there.to_dict() == docview.extract(page["bytes"], page["url"]).to_dict()
+
+
+def test_bytes_bytearray_and_memoryview_give_the_same_page(page_by_file):
+    page = page_by_file("fieldnotes/moths.html")
+    want = docview.extract(page["bytes"], page["url"]).to_dict()
+    for html in (bytearray(page["bytes"]), memoryview(page["bytes"]), memoryview(bytearray(page["bytes"]))):
+        assert docview.extract(html, page["url"]).to_dict() == want, type(html)
+    with pytest.raises(TypeError, match="str, bytes, bytearray or memoryview, not int"):
+        docview.extract(12)
+
+
+def test_bad_arguments_are_argument_errors(page_by_file, tmp_path):
+    page = page_by_file("fieldnotes/moths.html")
+    with pytest.raises(docview.ArgumentError, match='charset: unknown charset "nonsense"'):
+        docview.extract(page["bytes"], charset="nonsense")
+    # A label as a Content-Type gives it is known.
+    assert docview.extract(page["bytes"], charset="UTF-8").text
+    for kwargs, message in [
+        ({"max_page_mb": 0}, "max_page_mb: expected a whole number of at least 1, not 0"),
+        ({"max_page_tags": -5}, "max_page_tags: expected a whole number of at least 1, not -5"),
+    ]:
+        with pytest.raises(docview.ArgumentError, match=message):
+            docview.extract(page["bytes"], **kwargs)
+        with pytest.raises(docview.ArgumentError, match=message):
+            docview.Extractor(**kwargs)
+    with pytest.raises(docview.ArgumentError, match="threads: expected a whole number of at least 0, not -1"):
+        docview.ingest(str(SAMPLES / "sites"), tmp_path / "out", threads=-1)
+    with pytest.raises(docview.ArgumentError, match="progress: expected a callable, not int"):
+        docview.ingest(str(SAMPLES / "sites"), tmp_path / "out", progress=3)
+    assert not (tmp_path / "out").exists()
+
+
+def test_page_limits_cut_a_page_as_the_command_does(page_by_file):
+    page = page_by_file("fieldnotes/moths.html")
+    whole = docview.extract(page["bytes"], page["url"])
+    assert whole.truncated is None
+    cut = docview.extract(page["bytes"], page["url"], max_page_tags=20)
+    assert cut.truncated is not None and "20 elements" in cut.truncated, cut.truncated
+    assert docview.Extractor(max_page_tags=20).extract(page["bytes"], page["url"]).truncated == cut.truncated

@@ -349,3 +349,37 @@ def test_ctrl_c_stops_ingest_promptly_and_it_resumes(tmp_path):
     assert check_records(out) == check_records(reference) == summary["counters"]["kept"]
     for name in ["docviews.jsonl", "replicas.jsonl", "skipped.jsonl", "stats.json"]:
         assert (out / name).read_bytes() == (reference / name).read_bytes(), name
+
+
+def test_ingest_reports_its_progress_to_a_callback(tmp_path):
+    reports = []
+    summary = docview.ingest(WARC, tmp_path / "out", progress=reports.append)
+    phases = [r["phase"] for r in reports]
+    assert phases[0] == "statistics" and phases[-1] == "ingest", phases
+    assert set(phases) == {"statistics", "ingest"}
+    last = reports[-1]
+    assert last["counters"] == summary["counters"]
+    assert last["total_bytes"] == WARC.stat().st_size
+    assert 0 < last["input_bytes"] <= last["total_bytes"]
+    # Counts only grow within the phase.
+    read = [r["counters"]["pages_read"] for r in reports if r["phase"] == "ingest"]
+    assert read == sorted(read)
+
+
+def test_a_callback_that_raises_stops_the_ingest_and_it_resumes(tmp_path):
+    class Stop(Exception):
+        pass
+
+    def stop(report):
+        if report["phase"] == "ingest":
+            raise Stop("enough")
+
+    collection = tmp_path / "collection.jsonl"
+    write_collection(collection, 60)
+    out = tmp_path / "out"
+    with pytest.raises(Stop, match="enough"):
+        docview.ingest(collection, out, threads=1, commit_every=50, progress=stop)
+    assert json.loads((out / "state.json").read_text())["status"] == "running"
+    summary = docview.ingest(collection, out, threads=1, commit_every=50, resume=True)
+    assert summary["counters"]["pages_read"] == 60 * len(list((SAMPLES / "sites").glob("*/*.html")))
+    check_records(out)

@@ -32,6 +32,12 @@ pub fn run(args: ExtractArgs) -> Result<()> {
             bail!("{flag} goes with --format jsonl, which reads crawl files; give --format jsonl");
         }
     }
+    if args.with_metadata && !matches!(args.format, Format::Text | Format::Markdown) {
+        bail!(
+            "--with-metadata puts the metadata before --format text or markdown; a jsonl line has \
+             it in `metadata`, a json report in its `metadata`"
+        );
+    }
     let cleaner = cleaner_with_model(args.cleaner, args.model.as_deref(), args.favor)?;
     let limits = args.limits.limits()?;
     // The inputs are checked before any output is made.
@@ -156,12 +162,20 @@ fn write_pages(
         if let Some(why) = page.empty_topic(cleaner) {
             eprintln!("docview: {name}: the topic content is empty: {why}");
         }
+        let front = if args.with_metadata {
+            let metadata = page.metadata();
+            metadata.front_matter(&page.title_of(&metadata), args.url.as_deref())
+        } else {
+            String::new()
+        };
         match args.format {
             Format::Text => {
                 if headers {
                     header(out, i, &name)?;
+                    write!(out, "{}", escape_headers(&front))?;
                     writeln!(out, "{}", escape_headers(&page.cleaned.topic_text))?;
                 } else {
+                    write!(out, "{front}")?;
                     writeln!(out, "{}", page.cleaned.topic_text)?;
                 }
             }
@@ -176,8 +190,10 @@ fn write_pages(
             Format::Markdown => {
                 if headers {
                     header(out, i, &name)?;
+                    write!(out, "{}", escape_headers(&front))?;
                     write!(out, "{}", escape_headers(&page.markdown()))?;
                 } else {
+                    write!(out, "{front}")?;
                     write!(out, "{}", page.markdown())?;
                 }
             }

@@ -60,13 +60,19 @@ pub struct ExtractArgs {
     pub favor: Favor,
     /// The charset the page was served with (an HTTP Content-Type charset). Without it the
     /// charset comes from the byte order mark, a UTF-8 check, the page's <meta> declaration,
-    /// or detection, in that order.
-    #[arg(long, value_name = "LABEL")]
+    /// or detection, in that order. An unknown label is refused.
+    #[arg(long, value_name = "LABEL", value_parser = super::charset)]
     pub charset: Option<String>,
     /// With --format jsonl: each page's topic content as Markdown, in `markdown`, instead of
     /// plain text in `text`.
     #[arg(long)]
     pub markdown: bool,
+    /// With --format markdown or text: each page's metadata first, as YAML front matter
+    /// between `---` lines (title, author, url, hostname, description, sitename, date,
+    /// modified, image, categories, tags, language; what the page does not give left out), as
+    /// trafilatura's `--with-metadata` writes it. A jsonl line has it in `metadata`.
+    #[arg(long)]
+    pub with_metadata: bool,
     /// Write the output to FILE instead of standard output: a regular file (or the one a link
     /// names) is replaced only once complete, so an interrupted run leaves no half-written
     /// file; a device or named pipe is written in place.

@@ -35,6 +35,18 @@ pub use train::{BlocksArgs, TrainCleanerArgs};
 /// The value of a `--threads` flag: a number of worker threads within the library's bound
 /// ([`docview::MAX_THREADS`], checked by [`docview::check_threads`]), so that clap refuses an
 /// absurd one before anything starts.
+/// A `--charset` label docview decodes with; another is refused, naming some that are.
+fn charset(value: &str) -> Result<String, String> {
+    if docview::input::known_charset(value) {
+        Ok(value.to_string())
+    } else {
+        Err(format!(
+            "{value:?} is no charset docview knows (a WHATWG label such as utf-8, gbk, \
+             windows-1252, shift_jis)"
+        ))
+    }
+}
+
 fn threads(value: &str) -> Result<usize, String> {
     let threads: usize = value
         .parse()

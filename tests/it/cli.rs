@@ -1604,6 +1604,51 @@ fn extract_json_reports_the_metadata_the_page_declares() {
     assert_eq!(field("language"), ("en".into(), "html-lang".into()));
 }
 
+/// Issue 43: `--with-metadata` puts the sample article's metadata (its title without the
+/// site's name, the byline's author, the <time>'s date) before its Markdown and its text, as
+/// YAML front matter; a jsonl line has it in `metadata` and refuses the flag.
+#[test]
+fn extract_with_metadata_writes_yaml_front_matter() {
+    let page = Path::new(SAMPLES).join("sites/fieldnotes/stone-walls.html");
+    let page = page.to_str().unwrap();
+    let md = extract(&[page, "--format", "markdown", "--with-metadata"]);
+    let front = md
+        .strip_prefix("---\n")
+        .and_then(|rest| rest.split_once("\n---\n\n"))
+        .map(|(front, _)| front)
+        .unwrap_or_else(|| panic!("no front matter: {md}"));
+    for line in [
+        r#"title: "How a dry stone wall stays up""#,
+        r#"author: "Joel Harkness""#,
+        r#"url: "http://www.fieldnotes.example/2021/11/how-a-dry-stone-wall-stays-up/""#,
+        r#"hostname: "www.fieldnotes.example""#,
+        r#"sitename: "Fieldnotes""#,
+        r#"date: "2021-11-14""#,
+        r#"language: "en""#,
+    ] {
+        assert!(front.lines().any(|l| l == line), "{line} not in:\n{front}");
+    }
+    assert!(
+        md.contains("\n---\n\nThere is no mortar in a dry stone wall."),
+        "{md}"
+    );
+    let text = extract(&[page, "--with-metadata"]);
+    assert!(
+        text.starts_with("---\ntitle: \"How a dry stone wall stays up\"\n"),
+        "{text}"
+    );
+    assert!(!extract(&[page, "--format", "markdown"]).starts_with("---"));
+    let out = run(&["extract", page, "--format", "jsonl", "--with-metadata"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("`metadata`"), "{}", stderr(&out));
+    // The jsonl line's title loses the site's name too, and says where it came from.
+    let line: Value = serde_json::from_str(&extract(&[page, "--format", "jsonl", "--quiet"]))
+        .expect("one JSON line");
+    assert_eq!(line["title"], "How a dry stone wall stays up");
+    assert_eq!(line["metadata"]["title"]["source"], "json-ld");
+    assert_eq!(line["metadata"]["site_name"]["value"], "Fieldnotes");
+}
+
 /// Issue 42: a tiny clean page (a heading, a paragraph and a table) keeps all of its text,
 /// where the learned cleaner's blocks alone kept the table's header row.
 #[test]
@@ -1860,7 +1905,9 @@ fn extract_streams_a_warc_a_folder_and_json_lines_to_one_line_per_page() {
             .ends_with(r#","id":"doc-7","tags":["sea",2]}"#),
         "{line}"
     );
-    assert_eq!(line.matches("\"title\"").count(), 1, "{line}");
+    // docview's `title` and its metadata's; the line's own ("mine") left out.
+    assert_eq!(line.matches("\"title\"").count(), 2, "{line}");
+    assert!(!line.contains("mine"), "{line}");
     let lines = json_lines(&line);
     assert_eq!(lines[0]["url"], "http://a.example/ferry");
     assert_eq!(lines[0]["title"], "Ferry");

@@ -23,7 +23,10 @@ pub use address::{declared_address, known_address};
 pub use error::{Error, NotAPage, Result};
 pub use line::{LINE_KEYS, LineContent, PageLine};
 pub use markdown::to_markdown;
-pub use metadata::{Day, MetaSource, Metadata, Sourced, iso_date, metadata_of, today};
+pub use metadata::{
+    Day, MetaSource, Metadata, SiteNames, Sourced, SourcedList, cut_site_name, iso_date,
+    metadata_of, today,
+};
 
 /// Limits that bound what one page costs: html5ever's DOM of a page takes about 30 times its
 /// size, and a page of tiny elements more, so a 50 MB page would take over 1.5 GB. A page past
@@ -481,7 +484,20 @@ impl Extraction {
 
     /// What the page declares about itself ([`metadata_of`]), dates up to [`today`].
     pub fn metadata(&self) -> Metadata {
-        metadata_of(&self.tree, today())
+        metadata_of(
+            &self.tree,
+            &|| topic::headline(&self.tree, &self.cleaned),
+            today(),
+        )
+    }
+
+    /// The page's title: its title without the site's name ([`Metadata::title`]), else its
+    /// `<title>`.
+    pub fn title_of(&self, metadata: &Metadata) -> String {
+        metadata
+            .title
+            .as_ref()
+            .map_or_else(|| self.cleaned.title.clone(), |t| t.value.clone())
     }
 
     /// The topic content as Markdown ([`to_markdown`]).

@@ -36,8 +36,8 @@ pub struct PageLine<'a> {
     /// The WARC record's `WARC-Date`, for a page read from a WARC.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub warc_date: Option<&'a str>,
-    /// The text of `<title>`.
-    pub title: &'a str,
+    /// The page's title without the site's name (`metadata.title`), else its `<title>`.
+    pub title: String,
     /// The topic content as plain text (with [`LineContent::Text`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<&'a str>,
@@ -48,7 +48,8 @@ pub struct PageLine<'a> {
     pub page_type: PageType,
     /// The page's language.
     pub language: Language,
-    /// What the page says about itself (author, dates, site name, canonical URL, language).
+    /// What the page says about itself (title, author, dates, site name, description, image,
+    /// categories, tags, canonical URL, language).
     pub metadata: Metadata,
     /// The other fields of the page's JSON line, written after docview's own
     /// ([`PageLine::to_json`]).
@@ -80,6 +81,7 @@ impl<'a> PageLine<'a> {
         content: LineContent,
     ) -> PageLine<'a> {
         let warc = raw.warc.as_deref();
+        let metadata = page.metadata();
         PageLine {
             url: Some(raw.url.as_str())
                 .filter(|u| !u.is_empty())
@@ -92,12 +94,12 @@ impl<'a> PageLine<'a> {
             origin: &raw.origin,
             warc_record_id: warc.and_then(|w| w.record_id.as_deref()),
             warc_date: warc.and_then(|w| w.date.as_deref()),
-            title: &page.cleaned.title,
+            title: page.title_of(&metadata),
             text: (content == LineContent::Text).then_some(page.cleaned.topic_text.as_str()),
             markdown: (content == LineContent::Markdown).then(|| page.markdown()),
             page_type: page.cleaned.page_type,
             language: page.language(),
-            metadata: page.metadata(),
+            metadata,
             fields: raw.fields.as_deref(),
         }
     }

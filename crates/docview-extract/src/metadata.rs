@@ -1,9 +1,12 @@
-//! A page's metadata beyond its title: author, published and modified dates (ISO 8601), site
-//! name, canonical URL and declared language, one value each with the source it was read from.
-//! The tag tree keeps every declaration as written ([`docview_page::Declared`]); this module
-//! picks one per field, by source (JSON-LD, then Open Graph, then named meta tags, then
-//! microdata; the first in document order within a source), and reads dates, dropping a date
-//! it cannot read, one before [`EARLIEST_YEAR`], and one after the moment given as "now".
+//! A page's metadata: its title without the site's name, author, published and modified dates
+//! (ISO 8601), site name, description, main image, categories and tags, canonical URL and
+//! declared language, each with the source it was read from. The tag tree keeps every
+//! declaration as written ([`docview_page::Declared`]); this module picks one value per field
+//! (the values of one source for categories and tags), by source (JSON-LD, then Open Graph,
+//! then named meta tags, then microdata, then what the page shows; the first in document order
+//! within a source), reads dates, dropping a date it cannot read, one before
+//! [`EARLIEST_YEAR`], and one after the moment given as "now", and cuts the site's name off a
+//! title ([`cut_site_name`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -23,12 +26,19 @@ pub enum MetaSource {
     Microdata,
     /// What the page shows: a byline's name, a `<time datetime>` in a byline or dateline.
     Visible,
+    /// A date the page shows as text (`<span class="date">May 4, 2024</span>`, a `<time>`
+    /// without `datetime`), where its first such dates agree.
+    VisibleText,
     /// A date in the page's URL path (`/2021/11/14/`).
     UrlPath,
     /// `<link rel=canonical>`.
     LinkCanonical,
     /// The `lang` attribute of `<html>`.
     HtmlLang,
+    /// The page's `<title>` (a title cut at the site's name; a site's name cut from it).
+    TitleTag,
+    /// The page's headline, its `<h1>`.
+    Headline,
 }
 
 impl From<DeclaredSource> for MetaSource {
@@ -39,6 +49,7 @@ impl From<DeclaredSource> for MetaSource {
             DeclaredSource::Meta => MetaSource::Meta,
             DeclaredSource::Microdata => MetaSource::Microdata,
             DeclaredSource::Visible => MetaSource::Visible,
+            DeclaredSource::VisibleText => MetaSource::VisibleText,
         }
     }
 }
@@ -52,18 +63,40 @@ pub struct Sourced {
     pub source: MetaSource,
 }
 
-/// What a page says about itself beyond its title; a field is absent when the page does not
-/// say it (or says it in a form that cannot be read).
+/// Values of one source, in the page's order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SourcedList {
+    /// The values, each once (compared without case), at most 32.
+    pub values: Vec<String>,
+    /// Where they were read.
+    pub source: MetaSource,
+}
+
+/// What a page says about itself; a field is absent when the page does not say it (or says it
+/// in a form that cannot be read).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Metadata {
+    /// Its title without the site's name: its declared headline (JSON-LD `headline`,
+    /// `og:title`, `twitter:title`), else its `<title>`, either cut at the site's name
+    /// ([`cut_site_name`]), else its `<h1>`.
+    pub title: Option<Sourced>,
     /// Who wrote it.
     pub author: Option<Sourced>,
     /// When it was published.
     pub published: Option<Sourced>,
     /// When it was last modified.
     pub modified: Option<Sourced>,
-    /// The name of its site.
+    /// The name of its site (declared, else the part of the `<title>` that names the site).
     pub site_name: Option<Sourced>,
+    /// Its summary, as declared.
+    pub description: Option<Sourced>,
+    /// Its main image (`og:image`, JSON-LD `image`), an absolute http(s) address.
+    pub image: Option<Sourced>,
+    /// The sections or categories it is filed under (`article:section`, JSON-LD
+    /// `articleSection`).
+    pub categories: Option<SourcedList>,
+    /// Its tags (`article:tag`, JSON-LD `keywords`, the `keywords` meta).
+    pub tags: Option<SourcedList>,
     /// Its canonical address, absolute.
     pub canonical_url: Option<Sourced>,
     /// The language its markup declares (a BCP 47 tag as written).
@@ -92,11 +125,17 @@ pub fn today() -> Day {
 }
 
 /// The metadata of a page's tree; a date after `not_after` (a day later, for time zones) is
-/// dropped as not yet happened.
-pub fn metadata_of(tree: &TagTree, not_after: Day) -> Metadata {
+/// dropped as not yet happened. `headline` gives the page's `<h1>` headline, asked for only
+/// when the page declares no title.
+pub fn metadata_of(
+    tree: &TagTree,
+    headline: &dyn Fn() -> Option<String>,
+    not_after: Day,
+) -> Metadata {
     let pick = |field: DeclaredField, read: &dyn Fn(&str) -> Option<String>| {
         let mut best: Option<(DeclaredSource, Sourced)> = None;
-        for d in tree.declared.iter().filter(|d| d.field == field) {
+        let declared = tree.declared.iter();
+        for d in declared.filter(|d| d.field == field && d.source != DeclaredSource::VisibleText) {
             if best.as_ref().is_some_and(|(s, _)| *s <= d.source) {
                 continue;
             }
@@ -114,13 +153,13 @@ pub fn metadata_of(tree: &TagTree, not_after: Day) -> Metadata {
     };
     let text = |v: &str| -> Option<String> {
         let v = v.trim();
-        // An address is not a name (`article:author` often links to a profile), nor is an
-        // e-mail address.
-        (!v.is_empty()
-            && !v.starts_with("http://")
-            && !v.starts_with("https://")
-            && !v.contains('@'))
-        .then(|| v.to_string())
+        (!v.is_empty()).then(|| v.to_string())
+    };
+    // An address is not a name (`article:author` often links to a profile), nor is an e-mail
+    // address.
+    let name = |v: &str| -> Option<String> {
+        text(v)
+            .filter(|v| !v.starts_with("http://") && !v.starts_with("https://") && !v.contains('@'))
     };
     let date = |v: &str| iso_date(v).filter(|d| plausible(d, not_after));
     let canonical_url = canonical(tree).map(|value| Sourced {
@@ -137,26 +176,354 @@ pub fn metadata_of(tree: &TagTree, not_after: Day) -> Metadata {
             source: MetaSource::HtmlLang,
         });
     // What no declaration gives, the page's address may: a date in its path.
-    let published = pick(DeclaredField::Published, &date).or_else(|| {
-        let address = canonical_url.as_ref().map(|c| c.value.as_str());
-        [address, tree.url.as_deref()]
-            .into_iter()
-            .flatten()
-            .find_map(url_date)
-            .filter(|d| plausible(d, not_after))
-            .map(|value| Sourced {
-                value,
-                source: MetaSource::UrlPath,
-            })
+    let address = canonical_url
+        .as_ref()
+        .map(|c| c.value.as_str())
+        .or(tree.url.as_deref());
+    let published = pick(DeclaredField::Published, &date)
+        .or_else(|| shown_date(tree, &date))
+        .or_else(|| {
+            [address, tree.url.as_deref()]
+                .into_iter()
+                .flatten()
+                .find_map(url_date)
+                .filter(|d| plausible(d, not_after))
+                .map(|value| Sourced {
+                    value,
+                    source: MetaSource::UrlPath,
+                })
+        });
+    // `og:site_name` names the site better than a JSON-LD publisher, often the company
+    // behind it ("Blogger", a publishing house).
+    let mut site_name = tree
+        .declared
+        .iter()
+        .filter(|d| d.field == DeclaredField::SiteName && d.source == DeclaredSource::OpenGraph)
+        .find_map(|d| name(&d.value))
+        .map(|value| Sourced {
+            value,
+            source: MetaSource::OpenGraph,
+        })
+        .or_else(|| pick(DeclaredField::SiteName, &name));
+    let host = address
+        .and_then(|a| url::Url::parse(a).ok())
+        .and_then(|u| u.host_str().map(str::to_ascii_lowercase));
+    let site = SiteNames {
+        name: site_name.as_ref().map(|s| s.value.as_str()),
+        host: host.as_deref(),
+    };
+    // A person credited first; an organisation, or a name that is the site's ("GQ
+    // Magazine" on gq.com, a meta author that names the paper), only where none is.
+    let publishers: Vec<&str> = tree
+        .declared
+        .iter()
+        .filter(|d| d.field == DeclaredField::SiteName)
+        .map(|d| &*d.value)
+        .collect();
+    let person = |v: &str| {
+        name(v).filter(|n| {
+            !site.credits_itself(n) && !publishers.iter().any(|p| fold_key(p) == fold_key(n))
+        })
+    };
+    let author = pick(DeclaredField::Author, &person)
+        .or_else(|| pick(DeclaredField::AuthorOrganization, &name))
+        .or_else(|| pick(DeclaredField::Author, &name));
+    // The declared headline, else the <title>, each without the site's name and, when parts
+    // remain ("Story - Section"), cut after the part that is the page's headline; else the
+    // page's headline.
+    let written = pick(DeclaredField::Title, &text).or_else(|| {
+        text(&tree.title).map(|value| Sourced {
+            value,
+            source: MetaSource::TitleTag,
+        })
     });
+    let (title, site_part) = match written {
+        Some(t) => {
+            let (cut, part) = cut_site_name(&t.value, &site);
+            let value = if title_parts(&cut).len() > 1 {
+                headline()
+                    .and_then(|h| headline_part(&cut, &h))
+                    .unwrap_or(cut)
+            } else {
+                cut
+            };
+            (Some(Sourced { value, ..t }), part)
+        }
+        None => (
+            headline().and_then(|h| text(&h)).map(|value| Sourced {
+                value,
+                source: MetaSource::Headline,
+            }),
+            None,
+        ),
+    };
+    if site_name.is_none() {
+        site_name = site_part.map(|value| Sourced {
+            value,
+            source: MetaSource::TitleTag,
+        });
+    }
+    let base = address.and_then(|a| url::Url::parse(a).ok());
+    let image = |v: &str| -> Option<String> {
+        let v = v.trim();
+        let url = match url::Url::parse(v) {
+            Ok(u) => u,
+            Err(_) => base.as_ref()?.join(v).ok()?,
+        };
+        matches!(url.scheme(), "http" | "https").then(|| url.to_string())
+    };
     Metadata {
-        author: pick(DeclaredField::Author, &text),
+        title,
+        author,
         published,
         modified: pick(DeclaredField::Modified, &date),
-        site_name: pick(DeclaredField::SiteName, &text),
+        site_name,
+        description: pick(DeclaredField::Description, &text),
+        image: pick(DeclaredField::Image, &image),
+        categories: pick_list(tree, DeclaredField::Section),
+        tags: pick_list(tree, DeclaredField::Tag),
         canonical_url,
         language,
     }
+}
+
+impl Metadata {
+    /// The metadata as YAML front matter (between `---` lines, with a blank line after), as
+    /// trafilatura writes it before Markdown: `title` (the page's title, `title`), `author`,
+    /// `url` (the canonical address, else `url`), `hostname`, `description`, `sitename`,
+    /// `date` (published), `modified`, `image`, `categories`, `tags`, `language`; a field the
+    /// page does not give is left out. Strings are written double-quoted and lists in
+    /// brackets, as JSON writes them, which YAML reads as they are.
+    pub fn front_matter(&self, title: &str, url: Option<&str>) -> String {
+        let quoted = |v: &str| serde_json::to_string(v).unwrap_or_else(|_| "\"\"".into());
+        let value = |s: &Option<Sourced>| s.as_ref().map(|s| s.value.clone());
+        let url = value(&self.canonical_url).or(url.map(str::to_string));
+        let hostname = url
+            .as_deref()
+            .and_then(|u| url::Url::parse(u).ok())
+            .and_then(|u| u.host_str().map(str::to_string));
+        let mut out = String::from("---\n");
+        let fields = [
+            ("title", Some(title.to_string()).filter(|t| !t.is_empty())),
+            ("author", value(&self.author)),
+            ("url", url),
+            ("hostname", hostname),
+            ("description", value(&self.description)),
+            ("sitename", value(&self.site_name)),
+            ("date", value(&self.published)),
+            ("modified", value(&self.modified)),
+            ("image", value(&self.image)),
+        ];
+        for (key, v) in fields {
+            if let Some(v) = v {
+                out.push_str(&format!("{key}: {}\n", quoted(&v)));
+            }
+        }
+        for (key, list) in [("categories", &self.categories), ("tags", &self.tags)] {
+            if let Some(list) = list.as_ref().filter(|l| !l.values.is_empty()) {
+                let items: Vec<String> = list.values.iter().map(|v| quoted(v)).collect();
+                out.push_str(&format!("{key}: [{}]\n", items.join(", ")));
+            }
+        }
+        if let Some(lang) = value(&self.language) {
+            out.push_str(&format!("language: {}\n", quoted(&lang)));
+        }
+        out.push_str("---\n\n");
+        out
+    }
+}
+
+/// The values of a list field from its best source, each once (compared without case).
+fn pick_list(tree: &TagTree, field: DeclaredField) -> Option<SourcedList> {
+    let declared = || tree.declared.iter().filter(|d| d.field == field);
+    let best = declared()
+        .filter(|d| !d.value.trim().is_empty())
+        .map(|d| d.source)
+        .min()?;
+    let mut values: Vec<String> = Vec::new();
+    for d in declared().filter(|d| d.source == best) {
+        let v = d.value.trim();
+        if !v.is_empty() && !values.iter().any(|x| x.to_lowercase() == v.to_lowercase()) {
+            values.push(v.to_string());
+        }
+    }
+    Some(SourcedList {
+        values,
+        source: best.into(),
+    })
+}
+
+/// What names a page's site: its declared name, its address's host.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SiteNames<'a> {
+    /// The site's declared name (`og:site_name`, a JSON-LD publisher).
+    pub name: Option<&'a str>,
+    /// The host of the page's address, lowercase.
+    pub host: Option<&'a str>,
+}
+
+impl SiteNames<'_> {
+    /// True when `part` of a title names the site: it is the site's declared name or its host
+    /// (`nj.com`), or one of the host's names (`Live Science` on www.livescience.com, `The
+    /// Container Store` on containerstore.com), compared on letters and digits only, without
+    /// case. A title's last part may also be the start of such a name (`MDN` of "MDN Web
+    /// Docs", `React` on reactjs.org) or begin with it (`Nintendo Official Site` on
+    /// nintendo.com); its first part only names the site whole.
+    fn named_by(&self, part: &str, last: bool) -> bool {
+        let key = fold_key(part);
+        if key.is_empty() {
+            return false;
+        }
+        let akin = |name: &str| {
+            let name = fold_key(name);
+            !name.is_empty()
+                && (key == name
+                    || key.strip_prefix("the") == Some(name.as_str())
+                    || (last && key.len() >= 3 && name.starts_with(&key))
+                    || (last
+                        && name.len() >= 5
+                        && key.starts_with(&name)
+                        && part.split_whitespace().count() <= 4))
+        };
+        if self.name.is_some_and(akin) {
+            return true;
+        }
+        let Some(host) = self.host else {
+            return false;
+        };
+        let host = host.strip_prefix("www.").unwrap_or(host);
+        let labels: Vec<&str> = host.split('.').collect();
+        // The host, and every label but the last (the top-level domain).
+        akin(host)
+            || labels[..labels.len().saturating_sub(1)]
+                .iter()
+                .any(|l| l.len() >= 3 && akin(l))
+    }
+}
+
+impl SiteNames<'_> {
+    /// True when an author's name is the site's: its declared name or one of its host's
+    /// names, whole, after "The", or before at most two more words (`GQ Magazine` on gq.com,
+    /// `n-tv NACHRICHTEN` on n-tv.de).
+    fn credits_itself(&self, author: &str) -> bool {
+        let key = fold_key(author);
+        let words = author.split_whitespace().count();
+        let akin = |name: &str| {
+            let name = fold_key(name);
+            name.len() >= 2
+                && (key == name
+                    || key.strip_prefix("the") == Some(name.as_str())
+                    || (words <= 3 && key.starts_with(&name)))
+        };
+        let host_names = self.host.into_iter().flat_map(|host| {
+            let host = host.strip_prefix("www.").unwrap_or(host);
+            let labels: Vec<&str> = host.split('.').collect();
+            let named = labels.len().saturating_sub(1);
+            std::iter::once(host).chain(
+                labels
+                    .into_iter()
+                    .take(named)
+                    .filter(|l| !GENERIC_LABELS.contains(l)),
+            )
+        });
+        self.name.into_iter().chain(host_names).any(akin)
+    }
+}
+
+/// Labels of a host that name no site (`co` of bbc.co.uk).
+const GENERIC_LABELS: [&str; 12] = [
+    "co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "www", "m", "news",
+];
+
+/// The date the page shows as text ([`MetaSource::VisibleText`]): the first of its shown dates
+/// (the tree keeps the first five) when every one of them that
+/// reads gives the same day (a listing's dates differ).
+fn shown_date(tree: &TagTree, read: &dyn Fn(&str) -> Option<String>) -> Option<Sourced> {
+    let days: Vec<String> = tree
+        .declared
+        .iter()
+        .filter(|d| d.field == DeclaredField::Published && d.source == DeclaredSource::VisibleText)
+        .filter_map(|d| read(&d.value))
+        .collect();
+    let first = days.first()?;
+    days.iter()
+        .all(|d| d.get(..10) == first.get(..10))
+        .then(|| Sourced {
+            value: first.clone(),
+            source: MetaSource::VisibleText,
+        })
+}
+
+/// Letters and digits of a text, lowercase: what two names are compared on.
+fn fold_key(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// What stands between a title's parts: `Story | Site`, `Story - Site`, `Site » Story`.
+const TITLE_SEPARATORS: [&str; 13] = [
+    " | ", " - ", " – ", " — ", " -- ", " :: ", " · ", " • ", " » ", " « ", " ~ ", " ：", "：",
+];
+
+/// The byte ranges of a title's parts, between its [`TITLE_SEPARATORS`].
+fn title_parts(title: &str) -> Vec<(usize, usize)> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < title.len() {
+        if let Some(sep) = TITLE_SEPARATORS
+            .iter()
+            .find(|sep| title[i..].starts_with(**sep))
+        {
+            parts.push((start, i));
+            i += sep.len();
+            start = i;
+        } else {
+            i += title[i..].chars().next().map_or(1, char::len_utf8);
+        }
+    }
+    parts.push((start, title.len()));
+    parts
+}
+
+/// A title without the site's name: when its last part (or else its first) names the site
+/// ([`SiteNames`]), the title without that part, and the part; else the title as it is.
+/// `How a dry stone wall stays up — Fieldnotes` on www.fieldnotes.example gives `How a dry
+/// stone wall stays up` and `Fieldnotes`.
+pub fn cut_site_name(title: &str, site: &SiteNames<'_>) -> (String, Option<String>) {
+    let parts = title_parts(title);
+    if let [first, .., last] = parts.as_slice() {
+        let second_start = parts[1].0;
+        let before_last = parts[parts.len() - 2].1;
+        let text = |(a, b): (usize, usize)| title[a..b].trim();
+        if site.named_by(text(*last), true) && !text((0, before_last)).is_empty() {
+            return (
+                text((0, before_last)).to_string(),
+                Some(text(*last).to_string()),
+            );
+        }
+        if site.named_by(text(*first), false) && !text((second_start, title.len())).is_empty() {
+            return (
+                text((second_start, title.len())).to_string(),
+                Some(text(*first).to_string()),
+            );
+        }
+    }
+    (title.to_string(), None)
+}
+
+/// The part of `title` before one of its separators that says what `headline` says (compared
+/// on letters and digits), if any.
+fn headline_part(title: &str, headline: &str) -> Option<String> {
+    let key = fold_key(headline);
+    let parts = title_parts(title);
+    parts[..parts.len() - 1]
+        .iter()
+        .map(|(_, end)| title[..*end].trim())
+        .find(|part| !key.is_empty() && fold_key(part) == key)
+        .map(str::to_string)
 }
 
 /// The day an http(s) address's path gives: three segments `/YYYY/MM/DD/` (the month and day
@@ -217,15 +584,102 @@ fn plausible(iso: &str, not_after: Day) -> bool {
 /// Reads a date as pages write them and gives it in ISO 8601: `2024-05-01` for a day,
 /// `2024-05-01T08:30:00`, with `Z` or `+02:00` when the zone is given, for a moment. Read:
 /// ISO 8601 and its common variants (`2024/05/01`, a space for `T`, fractions of a second,
-/// `+0200`), `20240501`, RFC 2822 (`Wed, 01 May 2024 08:30:00 GMT`, US zone names too), and
-/// English dates with the month's name (`March 27, 2025`, `Dec 19th 2025`, `Wed Dec 17 2025
-/// 19:24:16 GMT+0000`), the day alone unless the zone is given. `None` otherwise
-/// (`09/25/2025` is left unread: whether the month or the day comes first cannot be told).
+/// `+0200`, the basic form `20240501T083000+0200`; a zone by a name other than UTC's or the US
+/// ones, `EET`, gives the day), `20240501`, RFC 2822 (`Wed, 01 May 2024 08:30:00 GMT`, US
+/// zone names too), English dates with the month's name (`March 27, 2025`, `Dec 19th 2025`,
+/// `Wed Dec 17 2025 19:24:16 GMT+0000`), the day alone unless the zone is given; then, for a
+/// date within other text (`Published: 29.12.2014, 10:00`), the day of its first date written
+/// `YYYY-MM-DD` (or with `/` or `.`), `DD.MM.YYYY`, `YYYY年M月D日`, or `MM/DD/YYYY` and
+/// `DD/MM/YYYY` where one of the two numbers is above 12. `None` otherwise (`09/10/2025` is
+/// left unread: whether the month or the day comes first cannot be told).
 pub fn iso_date(text: &str) -> Option<String> {
     let t = text.trim().trim_matches(['"', '\'']).trim();
     iso_like(t)
+        .or_else(|| basic_iso(t))
         .or_else(|| rfc2822(t))
         .or_else(|| named_month(t))
+        .or_else(|| day_in_text(t))
+}
+
+/// ISO 8601's basic form, `20180619T055000+0900`.
+fn basic_iso(t: &str) -> Option<String> {
+    let b = t.as_bytes();
+    if b.len() < 15 || b[8] != b'T' || !b[..8].iter().chain(&b[9..15]).all(u8::is_ascii_digit) {
+        return None;
+    }
+    iso_like(&format!(
+        "{}-{}-{}T{}:{}:{}{}",
+        &t[..4],
+        &t[4..6],
+        &t[6..8],
+        &t[9..11],
+        &t[11..13],
+        &t[13..15],
+        &t[15..]
+    ))
+}
+
+/// The day of the first date written with numbers within `t` (see [`iso_date`]).
+fn day_in_text(t: &str) -> Option<String> {
+    let b = t.as_bytes();
+    // Runs of digits with where they start and end.
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_digit() {
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            runs.push((start, i));
+        } else {
+            i += 1;
+        }
+    }
+    let num = |(a, z): (usize, usize)| t[a..z].parse::<u32>().ok();
+    let gap = |x: (usize, usize), y: (usize, usize)| &t[x.1..y.0];
+    let day = |y: u32, m: u32, d: u32| {
+        valid_day(y as i32, m, d)?;
+        Some(format!("{y:04}-{m:02}-{d:02}"))
+    };
+    // A date stands apart: no letter or dot before it, no dot and digit after it (`v1.2.2024`
+    // and `1.2.2024.3` are versions).
+    let apart = |x: (usize, usize), z: (usize, usize)| {
+        let before = t[..x.0].chars().next_back();
+        let after = &t[z.1..];
+        let version_before = before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '.');
+        let version_after =
+            after.starts_with('.') && after[1..].starts_with(|c: char| c.is_ascii_digit());
+        !version_before && !version_after
+    };
+    for w in runs.windows(3) {
+        let (x, y, z) = (w[0], w[1], w[2]);
+        if !apart(x, z) {
+            continue;
+        }
+        let (lx, ly, lz) = (x.1 - x.0, y.1 - y.0, z.1 - z.0);
+        let (g1, g2) = (gap(x, y), gap(y, z));
+        let year_first = lx == 4 && ly <= 2 && lz <= 2;
+        let found = if year_first
+            && ((g1 == g2 && matches!(g1, "-" | "/" | ".")) || (g1 == "年" && g2 == "月"))
+        {
+            day(num(x)?, num(y)?, num(z)?)
+        } else if lx <= 2 && ly <= 2 && lz == 4 && g1 == g2 && matches!(g1, "." | "/") {
+            let (a, b, y) = (num(x)?, num(y)?, num(z)?);
+            match g1 {
+                "." => day(y, b, a),
+                _ if a > 12 && b <= 12 => day(y, b, a),
+                _ if b > 12 && a <= 12 => day(y, a, b),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }
 
 fn iso_like(t: &str) -> Option<String> {
@@ -272,8 +726,14 @@ fn iso_like(t: &str) -> Option<String> {
     if hh > 23 || mm > 59 || ss > 60 {
         return None;
     }
-    let zone = zone(rest.trim())?;
-    Some(format!("{day}T{hh:02}:{mm:02}:{ss:02}{zone}"))
+    let rest = rest.trim();
+    match zone(rest) {
+        Some(zone) => Some(format!("{day}T{hh:02}:{mm:02}:{ss:02}{zone}")),
+        // A zone by a name not read (`EET`, `CEST`): the day, which it does not move by more
+        // than the day `plausible` allows.
+        None if rest.len() <= 5 && rest.bytes().all(|b| b.is_ascii_uppercase()) => Some(day),
+        None => None,
+    }
 }
 
 /// A time zone as written after a time: empty, `Z`, `UTC`/`GMT`, `+02:00`, `+0200`, `+02`,
@@ -466,12 +926,22 @@ mod tests {
                 Some("2025-12-17T19:24:16Z"),
             ),
             ("\"2025-12-17T13:22:47Z\"", Some("2025-12-17T13:22:47Z")),
-            ("Thu, 09/25/2025 - 11:38", None),
+            ("Thu, 09/25/2025 - 11:38", Some("2025-09-25")),
+            ("09/10/2025", None),
+            ("20180619T055000+0900", Some("2018-06-19T05:50:00+09:00")),
+            ("2024-05-01T17:40:00EET", Some("2024-05-01")),
+            ("Published: 29.12.2014, 10:00", Some("2014-12-29")),
+            ("Posted on 2014/12/29 by staff", Some("2014-12-29")),
+            ("2024年4月24日 10:00", Some("2024-04-24")),
+            ("25/09/2025", Some("2025-09-25")),
+            ("v1.2.2024", None),
+            ("1.2.2024.3", None),
             ("May the fourth", None),
             ("2024-02-30", None),
             ("2024-13-01", None),
             ("yesterday", None),
-            ("2024-05-01T25:00", None),
+            // A time that cannot be: the day alone.
+            ("2024-05-01T25:00", Some("2024-05-01")),
         ];
         for (text, want) in cases {
             assert_eq!(iso_date(text).as_deref(), want, "{text}");
@@ -500,7 +970,7 @@ mod tests {
             </head><body><p>Text</p></body></html>"#;
         let mut tree = build(html);
         tree.url = Some("https://news.example.com/a/b.html?x=1".into());
-        let m = metadata_of(&tree, NOW);
+        let m = metadata_of(&tree, &|| None, NOW);
         let s = |v: &str, source| {
             Some(Sourced {
                 value: v.into(),
@@ -537,7 +1007,7 @@ mod tests {
         let published = |html: &str, url: &str| {
             let mut tree = build(html);
             tree.url = Some(url.into());
-            metadata_of(&tree, NOW).published
+            metadata_of(&tree, &|| None, NOW).published
         };
         let bare = "<html><body><p>Text</p></body></html>";
         let url_path = |v: &str| {
@@ -586,5 +1056,224 @@ mod tests {
             published(declared, "https://news.example/2021/11/14/walls/").map(|s| s.source),
             Some(MetaSource::Meta)
         );
+    }
+
+    fn site<'a>(name: Option<&'a str>, host: Option<&'a str>) -> SiteNames<'a> {
+        SiteNames { name, host }
+    }
+
+    #[test]
+    fn a_title_loses_the_site_name_and_the_site_name_is_kept() {
+        let cut = |t: &str, s: &SiteNames<'_>| cut_site_name(t, s);
+        let owned = |a: &str, b: Option<&str>| (a.to_string(), b.map(str::to_string));
+        // The host's name, whole or as its letters (`Live Science` on livescience.com, `nj.com`).
+        assert_eq!(
+            cut(
+                "How a dry stone wall stays up — Fieldnotes",
+                &site(None, Some("www.fieldnotes.example"))
+            ),
+            owned("How a dry stone wall stays up", Some("Fieldnotes"))
+        );
+        assert_eq!(
+            cut(
+                "Moon dust is sticky | Live Science",
+                &site(None, Some("www.livescience.com"))
+            ),
+            owned("Moon dust is sticky", Some("Live Science"))
+        );
+        assert_eq!(
+            cut(
+                "Storm closes shore roads - nj.com",
+                &site(None, Some("www.nj.com"))
+            ),
+            owned("Storm closes shore roads", Some("nj.com"))
+        );
+        assert_eq!(
+            cut(
+                "Office Organizers - The Container Store",
+                &site(None, Some("www.containerstore.com"))
+            ),
+            owned("Office Organizers", Some("The Container Store"))
+        );
+        // The declared name, or the start of it, in the last place; a site first.
+        assert_eq!(
+            cut(
+                "WebSocket - Web APIs | MDN",
+                &site(Some("MDN Web Docs"), Some("developer.mozilla.org"))
+            ),
+            owned("WebSocket - Web APIs", Some("MDN"))
+        );
+        assert_eq!(
+            cut(
+                "Harbor Notes » Dredging starts",
+                &site(Some("Harbor Notes"), None)
+            ),
+            owned("Dredging starts", Some("Harbor Notes"))
+        );
+        // Nothing names the site: the title as it is; a part is never all of it.
+        for title in [
+            "Storm closes shore roads - Weather",
+            "Fieldnotes",
+            "Pay-as-you-go plans compared",
+        ] {
+            assert_eq!(
+                cut(title, &site(Some("Fieldnotes"), Some("fieldnotes.example"))),
+                owned(title, None),
+                "{title}"
+            );
+        }
+        assert_eq!(
+            cut(
+                "Weather | Storm closes roads",
+                &site(None, Some("weather.example"))
+            ),
+            owned("Storm closes roads", Some("Weather"))
+        );
+        // A first part only names the site whole: "News" is not newsweek.com.
+        assert_eq!(
+            cut("News - Storm", &site(None, Some("newsweek.com"))),
+            owned("News - Storm", None)
+        );
+    }
+
+    #[test]
+    fn title_description_image_categories_and_tags_by_source() {
+        let html = r#"<html><head><title>Dredging starts at the landing | Harbor Notes</title>
+            <meta property="og:title" content="Dredging starts at the landing - Harbor Notes">
+            <meta name="description" content="The town landing closes for a month.">
+            <meta property="og:image" content="/img/dredger.jpg">
+            <meta property="article:section" content="Town">
+            <meta property="article:tag" content="harbor"><meta property="article:tag" content="Dredging">
+            <meta property="article:tag" content="HARBOR">
+            <meta name="keywords" content="boats, news">
+            <meta property="og:site_name" content="Harbor Notes">
+            </head><body><h1>Dredging starts at the landing</h1><p>Text</p></body></html>"#;
+        let mut tree = build(html);
+        tree.url = Some("https://harbor.example/2024/05/dredging".into());
+        let m = metadata_of(&tree, &|| None, NOW);
+        let s = |v: &str, source| {
+            Some(Sourced {
+                value: v.into(),
+                source,
+            })
+        };
+        assert_eq!(
+            m.title,
+            s("Dredging starts at the landing", MetaSource::OpenGraph)
+        );
+        assert_eq!(m.site_name, s("Harbor Notes", MetaSource::OpenGraph));
+        assert_eq!(
+            m.description,
+            s("The town landing closes for a month.", MetaSource::Meta)
+        );
+        assert_eq!(
+            m.image,
+            s(
+                "https://harbor.example/img/dredger.jpg",
+                MetaSource::OpenGraph
+            )
+        );
+        let list = |v: &[&str], source| {
+            Some(SourcedList {
+                values: v.iter().map(|x| x.to_string()).collect(),
+                source,
+            })
+        };
+        assert_eq!(m.categories, list(&["Town"], MetaSource::OpenGraph));
+        // One source's values, each once: article:tag before the keywords meta.
+        assert_eq!(m.tags, list(&["harbor", "Dredging"], MetaSource::OpenGraph));
+        // Without a declared title: the <title> cut, its site part the site's name when none
+        // is declared.
+        let bare = r#"<html><head><title>Walls that stand — Fieldnotes</title></head>
+            <body><p>Text</p></body></html>"#;
+        let mut tree = build(bare);
+        tree.url = Some("http://www.fieldnotes.example/walls/".into());
+        let m = metadata_of(&tree, &|| None, NOW);
+        assert_eq!(m.title, s("Walls that stand", MetaSource::TitleTag));
+        assert_eq!(m.site_name, s("Fieldnotes", MetaSource::TitleTag));
+        // No part names the site: cut after the part that is the page's headline.
+        let sectioned = r#"<html><head><title>Walls that stand - Field craft - Notes</title>
+            </head><body><p>Text</p></body></html>"#;
+        let tree = build(sectioned);
+        let headline = || Some("Walls That Stand".to_string());
+        let m = metadata_of(&tree, &headline, NOW);
+        assert_eq!(m.title, s("Walls that stand", MetaSource::TitleTag));
+        assert_eq!(m.site_name, None);
+        // No title at all: the headline.
+        let m = metadata_of(&build("<body><p>Text</p></body>"), &headline, NOW);
+        assert_eq!(m.title, s("Walls That Stand", MetaSource::Headline));
+    }
+
+    #[test]
+    fn a_person_before_an_organisation_and_shown_dates_that_agree() {
+        let author = |html: &str, url: &str| {
+            let mut tree = build(html);
+            tree.url = Some(url.into());
+            metadata_of(&tree, &|| None, NOW).author
+        };
+        let person = r#"<html><head><meta name="author" content="GQ Magazine">
+            <script type="application/ld+json">{"@type":"NewsArticle",
+            "author":{"@type":"Organization","name":"Condé Nast"}}</script></head>
+            <body><p class="byline">By Ada Crane</p></body></html>"#;
+        assert_eq!(
+            author(person, "https://www.gq.com/story/x"),
+            Some(Sourced {
+                value: "Ada Crane".into(),
+                source: MetaSource::Visible
+            })
+        );
+        // No person credited: the organisation, then the name that is the site's.
+        let no_person = person.replace("By Ada Crane", "Photos");
+        assert_eq!(
+            author(&no_person, "https://www.gq.com/story/x").map(|a| a.value),
+            Some("Condé Nast".into())
+        );
+        let site_only = r#"<html><head><meta name="author" content="GQ Magazine"></head>
+            <body><p>Text</p></body></html>"#;
+        assert_eq!(
+            author(site_only, "https://www.gq.com/story/x").map(|a| a.value),
+            Some("GQ Magazine".into())
+        );
+        // A shown date where the page's first shown dates agree; a listing's differ.
+        let shown = |body: &str| {
+            metadata_of(&build(&format!("<body>{body}</body>")), &|| None, NOW).published
+        };
+        assert_eq!(
+            shown(
+                r#"<span class="date">May 4, 2024</span><p>Text</p><span class="date">4 May 2024</span>"#
+            ),
+            Some(Sourced {
+                value: "2024-05-04".into(),
+                source: MetaSource::VisibleText
+            })
+        );
+        assert_eq!(
+            shown(
+                r#"<li><span class="date">May 4, 2024</span></li><li><span class="date">May 2, 2024</span></li>"#
+            ),
+            None
+        );
+    }
+
+    #[test]
+    fn front_matter_is_yaml_of_what_the_page_gives() {
+        let m = Metadata {
+            author: Some(Sourced {
+                value: "Ada \"Ace\" Crane".into(),
+                source: MetaSource::Meta,
+            }),
+            tags: Some(SourcedList {
+                values: vec!["harbor".into(), "dredging: 2024".into()],
+                source: MetaSource::OpenGraph,
+            }),
+            ..Metadata::default()
+        };
+        assert_eq!(
+            m.front_matter("Dredging: day one", Some("https://harbor.example/a")),
+            "---\ntitle: \"Dredging: day one\"\nauthor: \"Ada \\\"Ace\\\" Crane\"\n\
+             url: \"https://harbor.example/a\"\nhostname: \"harbor.example\"\n\
+             tags: [\"harbor\", \"dredging: 2024\"]\n---\n\n"
+        );
+        assert_eq!(Metadata::default().front_matter("", None), "---\n---\n\n");
     }
 }

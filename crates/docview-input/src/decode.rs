@@ -240,6 +240,12 @@ fn count_malformed(text: &str) -> (usize, usize) {
 }
 
 /// The encoding named by an HTTP charset, given alone or as a whole `Content-Type` value.
+/// True when `label` names a charset docview decodes with (a WHATWG encoding label, as an
+/// HTTP `Content-Type` gives it: `utf-8`, `gbk`, `windows-1252`, `text/html; charset=utf-8`).
+pub fn known_charset(label: &str) -> bool {
+    http_label(label).is_some()
+}
+
 fn http_label(http_charset: &str) -> Option<&'static Encoding> {
     let lower = http_charset.trim().to_ascii_lowercase();
     let label = charset_in_content(lower.as_bytes()).unwrap_or(lower.as_bytes());

@@ -28,7 +28,7 @@ use std::path::Path;
 
 use flate2::read::MultiGzDecoder;
 
-pub use decode::{CharsetSource, Decoded, decode_html, looks_binary};
+pub use decode::{CharsetSource, Decoded, decode_html, known_charset, looks_binary};
 pub use error::{Error, Result};
 pub use jsonl::JsonlKeys;
 pub use progress::Progress;

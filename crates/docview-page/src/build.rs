@@ -207,6 +207,13 @@ struct Builder {
     anchors: u32,
     /// The markup inside `<noscript>` elements (html5ever keeps it as text).
     noscript: String,
+    /// Dates shown as text read so far: the metadata reads the first
+    /// [`declared::MAX_SHOWN_DATES`] only.
+    shown_dates: usize,
+    /// True once the page has declared a published date (JSON-LD, a meta tag, microdata):
+    /// dates shown as text, which the metadata reads only where none is declared, are not
+    /// looked for after it.
+    date_declared: bool,
     /// Open headings (innermost level last).
     headings: Vec<u8>,
     /// Depth of open weighty tags.
@@ -270,6 +277,8 @@ fn build_one(html: &str) -> (TagTree, String) {
         open: Vec::new(),
         anchors: 0,
         noscript: String::new(),
+        shown_dates: 0,
+        date_declared: false,
         headings: Vec::new(),
         weighty: 0,
         code: 0,
@@ -381,7 +390,9 @@ impl Builder {
             return;
         };
         self.markup.json_ld_types(&value);
+        let before = self.tree.declared.len();
         declared::json_ld(&value, &mut self.tree.declared);
+        self.note_declared_dates(before);
         if let Some(body) = json_ld_article_body(&value)
             && self
                 .tree
@@ -393,9 +404,27 @@ impl Builder {
         }
     }
 
+    /// Sets `date_declared` when one of the declarations from `from` on is a published date
+    /// the page declares (not one it shows).
+    fn note_declared_dates(&mut self, from: usize) {
+        self.date_declared = self.date_declared
+            || self.tree.declared[from..].iter().any(|d| {
+                d.field == declared::DeclaredField::Published && d.source < DeclaredSource::Visible
+            });
+    }
+
     /// Keeps what a meta tag or an `itemprop` with a `content` or `datetime` declares
     /// ([`declared`]).
     fn read_declared(&mut self, el: &Element) {
+        let before = self.tree.declared.len();
+        self.read_declared_values(el);
+        if self.tree.declared.len() > before {
+            self.note_declared_dates(before);
+        }
+    }
+
+    /// [`Builder::read_declared`]'s reading.
+    fn read_declared_values(&mut self, el: &Element) {
         if *el.tag() == local_name!("meta") {
             let key = el
                 .attr(&local_name!("property"))
@@ -405,8 +434,10 @@ impl Builder {
                 return;
             };
             let key = key.trim().to_ascii_lowercase();
-            if let Some((field, source)) = declared::meta_key(&key) {
-                declared::push_declared(&mut self.tree.declared, field, content, source);
+            if key == "parsely-page" {
+                declared::parsely_page(content, &mut self.tree.declared);
+            } else if let Some((field, source)) = declared::meta_key(&key) {
+                declared::push_meta(&mut self.tree.declared, field, content, source);
             } else if let Some(field) = declared::itemprop(&key) {
                 declared::push_declared(
                     &mut self.tree.declared,
@@ -457,11 +488,66 @@ impl Builder {
         };
         let in_comment = |words: &[String]| words.iter().any(|w| w.contains("comment"));
         let tag = el.tag();
+        // Every element comes here: its attributes are looked up once, and nothing is
+        // allocated unless it may say something.
+        let class = el.attr(&local_name!("class"));
+        let id = el.attr(&local_name!("id"));
+        let itemprop = el.attr(&local_name!("itemprop"));
+        let has_value = el.attr(&local_name!("datetime")).is_some()
+            || el.attr(&local_name!("content")).is_some();
+        // Microdata whose value is the element's text, not an attribute: a date
+        // (`<span itemprop="datePublished">May 4, 2024</span>`) or an author.
+        if let Some(field) = itemprop
+            .filter(|_| !has_value)
+            .and_then(declared::itemprop_in_text)
+        {
+            if !in_comment(&near()) {
+                let value = dom
+                    .deep_text_upto(node, 4 * declared::MAX_DATE_TEXT)
+                    .map(|text| fold_space(&text))
+                    .filter(|text| text.len() <= declared::MAX_DATE_TEXT)
+                    .and_then(|text| match field {
+                        declared::DeclaredField::Author => declared::byline_name(&text),
+                        _ => Some(text),
+                    });
+                if let Some(value) = value {
+                    declared::push_declared(
+                        &mut self.tree.declared,
+                        field,
+                        &value,
+                        DeclaredSource::Microdata,
+                    );
+                }
+            }
+            return;
+        }
+        // A date the element shows as text: a <time> without `datetime`, an element whose
+        // class or id says date (read only where the page's first such dates agree).
+        let shows_date = self.shown_dates < declared::MAX_SHOWN_DATES
+            && !self.date_declared
+            && ((*tag == local_name!("time") && el.attr(&local_name!("datetime")).is_none())
+                || class.is_some_and(declared::date_class)
+                || id.is_some_and(declared::date_class));
+        if shows_date && let Some(text) = dom.deep_text_upto(node, 4 * declared::MAX_DATE_TEXT) {
+            let text = fold_space(&text);
+            if text.len() <= declared::MAX_DATE_TEXT
+                && text.bytes().any(|b| b.is_ascii_digit())
+                && !in_comment(&near())
+            {
+                self.shown_dates += 1;
+                declared::push_declared(
+                    &mut self.tree.declared,
+                    declared::DeclaredField::Published,
+                    &text,
+                    DeclaredSource::VisibleText,
+                );
+            }
+        }
         if *tag == local_name!("time") {
             let Some(datetime) = el.attr(&local_name!("datetime")) else {
                 return;
             };
-            if el.attr(&local_name!("itemprop")).is_some() {
+            if itemprop.is_some() {
                 return; // microdata, read as such
             }
             let words = near();
@@ -482,10 +568,8 @@ impl Builder {
                 r.split_whitespace()
                     .any(|w| w.eq_ignore_ascii_case("author"))
             });
-        let named = [local_name!("class"), local_name!("id")]
-            .iter()
-            .filter_map(|a| el.attr(a))
-            .any(declared::author_class);
+        let named =
+            class.is_some_and(declared::author_class) || id.is_some_and(declared::author_class);
         if (rel_author || named)
             && !in_comment(&near())
             && let Some(name) = declared::byline_name(&dom.deep_text(node))
@@ -951,6 +1035,11 @@ fn json_ld_article_body(value: &serde_json::Value) -> Option<String> {
         }
     }
     best.map(str::to_string)
+}
+
+/// Text with its runs of whitespace made one space, trimmed.
+fn fold_space(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

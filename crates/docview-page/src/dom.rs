@@ -197,6 +197,24 @@ impl Dom {
         text
     }
 
+    /// [`Dom::deep_text`] when it is at most `max` bytes long (the spaces between text nodes
+    /// counted); `None` as soon as it is longer, without reading the rest of the subtree.
+    pub(crate) fn deep_text_upto(&self, ix: NodeIx, max: usize) -> Option<String> {
+        let mut text = String::new();
+        for d in self.descendants(ix) {
+            if let Data::Text(t) = self.data(d) {
+                if text.len() + t.len() > max {
+                    return None;
+                }
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                text.push_str(t);
+            }
+        }
+        Some(text)
+    }
+
     /// The children of node `ix`, in document order.
     pub(crate) fn children(&self, ix: NodeIx) -> impl Iterator<Item = NodeIx> + '_ {
         self.siblings(self.nodes[ix as usize].first, |n| n.next)

@@ -8,12 +8,18 @@ found out about the page (title, page type, language, cleaner) to the Document's
 Pages that are no HTML page, and pages whose topic content is empty, are dropped and counted
 in the step's stats.
 
-Run it over the samples' WARC::
+In a pipeline of your own::
+
+    from docview.datatrove import DocviewExtract
+    pipeline = [WarcReader("crawl/"), DocviewExtract(format="markdown"), JsonlWriter("out/")]
+
+or over one WARC file from the command line::
 
     pip install docview datatrove warcio faust-cchardet python-magic orjson
-    python python/examples/datatrove_step.py corpus-samples/warc/corpus-samples.warc.gz OUT
+    python -m docview.datatrove corpus-samples/warc/corpus-samples.warc.gz OUT
 
 which writes OUT/00000.jsonl.gz, one JSON line per page kept, and logs each step's stats.
+datatrove is not a dependency of docview: this module imports it, ``import docview`` does not.
 """
 
 from __future__ import annotations
@@ -78,8 +84,8 @@ class DocviewExtract(PipelineStep):
                 language=page.language,
                 cleaner=page.cleaner,
             )
-            # What the page declares about itself, where it does (JSON-LD, Open Graph, ...).
-            for field in ("author", "published", "site_name", "canonical_url"):
+            # What the page says about itself, where it does (JSON-LD, Open Graph, its byline).
+            for field in ("author", "published", "site_name", "description", "canonical_url"):
                 declared = page.metadata.get(field)
                 if declared is not None:
                     doc.metadata[field] = declared["value"]
