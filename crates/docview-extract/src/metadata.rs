@@ -4,7 +4,7 @@
 //! declaration as written ([`docview_page::Declared`]); this module picks one value per field
 //! (the values of one source for categories and tags), by source (JSON-LD, then Open Graph,
 //! then named meta tags, then microdata, then what the page shows; the first in document order
-//! within a source), reads dates, dropping a date it cannot read, one before
+//! within a source; for the site's name, Open Graph first), reads dates, dropping a date it cannot read, one before
 //! [`EARLIEST_YEAR`], and one after the moment given as "now", and cuts the site's name off a
 //! title ([`cut_site_name`]).
 
@@ -78,7 +78,8 @@ pub struct SourcedList {
 pub struct Metadata {
     /// Its title without the site's name: its declared headline (JSON-LD `headline`,
     /// `og:title`, `twitter:title`), else its `<title>`, either cut at the site's name
-    /// ([`cut_site_name`]), else its `<h1>`.
+    /// ([`cut_site_name`]) and, where parts remain, after the part that is its `<h1>`; else
+    /// its `<h1>`.
     pub title: Option<Sourced>,
     /// Who wrote it.
     pub author: Option<Sourced>,
@@ -126,7 +127,7 @@ pub fn today() -> Day {
 
 /// The metadata of a page's tree; a date after `not_after` (a day later, for time zones) is
 /// dropped as not yet happened. `headline` gives the page's `<h1>` headline, asked for only
-/// when the page declares no title.
+/// when the page has no title, or parts are left in its title once the site's name is cut.
 pub fn metadata_of(
     tree: &TagTree,
     headline: &dyn Fn() -> Option<String>,
@@ -399,21 +400,27 @@ impl SiteNames<'_> {
                 .iter()
                 .any(|l| l.len() >= 3 && akin(l))
     }
-}
 
-impl SiteNames<'_> {
     /// True when an author's name is the site's: its declared name or one of its host's
     /// names, whole, after "The", or before at most two more words (`GQ Magazine` on gq.com,
     /// `n-tv NACHRICHTEN` on n-tv.de).
     fn credits_itself(&self, author: &str) -> bool {
         let key = fold_key(author);
         let words = author.split_whitespace().count();
+        // Before more words only a long name, or one before a word a publication calls
+        // itself by: a person's name may begin with a short host's ("John" on jo.com).
         let akin = |name: &str| {
             let name = fold_key(name);
+            let more = key
+                .strip_prefix(name.as_str())
+                .filter(|rest| !rest.is_empty());
             name.len() >= 2
                 && (key == name
                     || key.strip_prefix("the") == Some(name.as_str())
-                    || (words <= 3 && key.starts_with(&name)))
+                    || (words <= 3
+                        && more.is_some_and(|rest| {
+                            name.len() >= 5 || PUBLICATION_WORDS.contains(&rest)
+                        })))
         };
         let host_names = self.host.into_iter().flat_map(|host| {
             let host = host.strip_prefix("www.").unwrap_or(host);
@@ -430,14 +437,31 @@ impl SiteNames<'_> {
     }
 }
 
+/// Words a publication puts after its name when it signs as an author (`GQ Magazine`, `n-tv
+/// Nachrichten`), lowercase.
+const PUBLICATION_WORDS: [&str; 12] = [
+    "magazine",
+    "news",
+    "nachrichten",
+    "online",
+    "staff",
+    "team",
+    "redaktion",
+    "desk",
+    "editors",
+    "digital",
+    "media",
+    "newsroom",
+];
+
 /// Labels of a host that name no site (`co` of bbc.co.uk).
 const GENERIC_LABELS: [&str; 12] = [
     "co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "www", "m", "news",
 ];
 
 /// The date the page shows as text ([`MetaSource::VisibleText`]): the first of its shown dates
-/// (the tree keeps the first five) when every one of them that
-/// reads gives the same day (a listing's dates differ).
+/// (the tree keeps the first five) when every one of them that reads gives the same day (a
+/// listing's dates differ).
 fn shown_date(tree: &TagTree, read: &dyn Fn(&str) -> Option<String>) -> Option<Sourced> {
     let days: Vec<String> = tree
         .declared
