@@ -465,7 +465,11 @@ impl Builder {
     /// `<time>` with `pubdate` or inside a byline or dateline (the element or one of its three
     /// nearest ancestors has a class or id word of [`declared::byline_context`]; a comment's is
     /// not the page's), and the name of an `<a rel=author>` or of an element whose class or id
-    /// says byline or author ([`declared::author_class`], [`declared::byline_name`]).
+    /// says byline or author ([`declared::author_class`], [`declared::byline_name`]); the text
+    /// of a microdata author or date without a `content` or `datetime`
+    /// ([`DeclaredSource::Microdata`]); and, while the page has declared no date, the first
+    /// [`declared::MAX_SHOWN_DATES`] dates it shows as text ([`DeclaredSource::VisibleText`]:
+    /// a `<time>` without `datetime`, an element of a [`declared::date_class`]).
     fn read_visible(&mut self, dom: &Dom, node: NodeIx, el: &Element) {
         // The class and id words, lowercase, of the element and its three nearest ancestors;
         // a comment's (any of them says comment) are not the page's.
