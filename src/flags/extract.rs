@@ -20,7 +20,8 @@ pub enum Format {
     Json,
     /// The topic content page (004 §4.2): the purified page in its original layout.
     Html,
-    /// The topic content as Markdown: headings, paragraphs, lists, tables, fenced code blocks
+    /// The topic content as Markdown: headings, paragraphs, lists, tables, bold and italics,
+    /// fenced code blocks
     /// kept verbatim, links and images with absolute URLs (resolved against --url, else the
     /// page's declared address).
     Markdown,

@@ -1604,6 +1604,23 @@ fn extract_json_reports_the_metadata_the_page_declares() {
     assert_eq!(field("language"), ("en".into(), "html-lang".into()));
 }
 
+/// Issue 43, item 3: the sample's editor's note, set in `<em>`, is italic in the Markdown and
+/// plain in the text.
+#[test]
+fn extract_markdown_keeps_italics() {
+    let page = Path::new(SAMPLES).join("sites/fieldnotes/point-ruth-light.html");
+    let page = page.to_str().unwrap();
+    let note = "This story first ran in The Harbor Gazette in September 2003.";
+    let md = extract(&[page, "--format", "markdown"]);
+    assert!(
+        md.lines()
+            .any(|l| l.starts_with(&format!("*{note}")) && l.ends_with("glaziers.*")),
+        "{md}"
+    );
+    let text = extract(&[page]);
+    assert!(text.lines().any(|l| l.starts_with(note)), "{text}");
+}
+
 /// Issue 43: `--with-metadata` puts the sample article's metadata (its title without the
 /// site's name, the byline's author, the <time>'s date) before its Markdown and its text, as
 /// YAML front matter; a jsonl line has it in `metadata` and refuses the flag.

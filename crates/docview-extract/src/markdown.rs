@@ -1,7 +1,8 @@
 //! The topic content as Markdown, rendered from the blocks the cleaner kept in the tag tree:
 //! headings as `#` lines, paragraphs, lists (`-` and `1.`, nested ones indented), data tables
-//! as Markdown tables, `<pre>` blocks fenced and verbatim, inline code in backticks, links and
-//! images with absolute URLs (resolved against the page's URL, or its declared address, and
+//! as Markdown tables, `<pre>` blocks fenced and verbatim, inline code in backticks, bold
+//! (`<strong>`, `<b>`) as `**`, italics (`<em>`, `<i>`) as `*` (not in headings or code), links
+//! and images with absolute URLs (resolved against the page's URL, or its declared address, and
 //! its `<base href>`). A table that lays a page out (a cell holding a list, a code block, another
 //! table, or several paragraphs) is rendered as the blocks it holds, not as a table.
 
@@ -71,6 +72,34 @@ struct Inline {
     heading: u8,
     /// The link open in `line`: its index in [`TagTree::links`].
     link: Option<usize>,
+    /// The emphasis open in `line`, and where its markers begin.
+    emphasis: Option<(Emphasis, usize)>,
+}
+
+/// Bold, italic or both, as a run of text is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Emphasis {
+    strong: bool,
+    em: bool,
+}
+
+impl Emphasis {
+    /// The emphasis Markdown shows of `style`: none in a heading (bold already) or in code.
+    fn of(style: Style) -> Option<Emphasis> {
+        (style.heading == 0 && !style.code && (style.strong || style.em)).then_some(Emphasis {
+            strong: style.strong,
+            em: style.em,
+        })
+    }
+
+    /// Its opening markers (`**`, `*`, `***`); the closing ones are the same.
+    fn markers(self) -> &'static str {
+        match (self.strong, self.em) {
+            (true, true) => "***",
+            (true, false) => "**",
+            _ => "*",
+        }
+    }
 }
 
 impl<'t> Renderer<'t> {
@@ -226,18 +255,36 @@ impl<'t> Renderer<'t> {
         if inline.link.is_some() && inline.link != link {
             self.close_link(inline);
         }
+        let emphasis = Emphasis::of(style);
+        if inline.emphasis.map(|(e, _)| e) != emphasis {
+            close_emphasis(inline);
+        }
+        let mut body = raw;
         if let Some(l) = link
             && inline.link.is_none()
             && self.href(l).is_some()
         {
+            // An emphasis opens inside the link's brackets, and closes before them.
+            close_emphasis(inline);
             let lead = raw.len() - raw.trim_start().len();
             inline.line.push_str(&raw[..lead]);
             inline.line.push('[');
             inline.link = Some(l);
-            push_inline(&mut inline.line, raw.trim_start(), style.code);
-        } else {
-            push_inline(&mut inline.line, raw, style.code);
+            body = raw.trim_start();
         }
+        if let Some(e) = emphasis
+            && inline.emphasis.is_none()
+            && !body.trim().is_empty()
+        {
+            let lead = body.len() - body.trim_start().len();
+            if !inline.line.is_empty() {
+                inline.line.push_str(&body[..lead]);
+            }
+            inline.emphasis = Some((e, inline.line.len()));
+            inline.line.push_str(e.markers());
+            body = body.trim_start();
+        }
+        push_inline(&mut inline.line, body, style.code);
         if let Some(l) = inline.link
             && self.tree.links[l].end <= end
         {
@@ -246,6 +293,7 @@ impl<'t> Renderer<'t> {
     }
 
     fn close_link(&self, inline: &mut Inline) {
+        close_emphasis(inline);
         let Some(l) = inline.link.take() else {
             return;
         };
@@ -443,6 +491,22 @@ fn is_list(block: &str) -> bool {
             .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// Closes the emphasis open on `inline`'s line, before its trailing spaces (`**bold** `).
+fn close_emphasis(inline: &mut Inline) {
+    let Some((e, at)) = inline.emphasis.take() else {
+        return;
+    };
+    let trail = inline.line.len() - inline.line.trim_end().len();
+    let spaces = inline.line.split_off(inline.line.len() - trail);
+    if inline.line.len() == at + e.markers().len() {
+        // Nothing was set in it: its opening markers go.
+        inline.line.truncate(at);
+    } else {
+        inline.line.push_str(e.markers());
+    }
+    inline.line.push_str(&spaces);
+}
+
 /// Ends a paragraph: its lines joined as one Markdown block.
 fn flush(para: &mut Vec<String>, out: &mut Vec<String>) {
     if !para.is_empty() {
@@ -594,6 +658,30 @@ mod tests {
 
     const FILLER: &str = "<p>The harbor board met on Tuesday evening to hear the engineers' \
         report on the ferry dock, which has settled by four inches since the spring storms.</p>";
+
+    #[test]
+    fn bold_and_italic_are_kept() {
+        let md = markdown(
+            "<html><body><article><h2>A <strong>bold</strong> head</h2><p>The dock is \
+             <strong>closed</strong> until <em>further notice</em>; <b><i>both</i> and bold</b>, \
+             <a href=\"/a\"><b>a bold link</b></a>, <em><a href=\"/b\">a link</a> in italics</em>, \
+             <b> </b>an empty one, <strong>a * star</strong> and <code><b>code</b></code>.</p>\
+             </article></body></html>",
+            Some("https://harbor.example/"),
+        );
+        assert!(
+            md.contains("## A bold head"),
+            "no emphasis in a heading: {md}"
+        );
+        assert!(
+            md.contains(
+                "The dock is **closed** until *further notice*; ***both*** **and bold**, \
+                 [**a bold link**](https://harbor.example/a), [*a link*](https://harbor.example/b) \
+                 *in italics*, an empty one, **a \\* star** and `code`."
+            ),
+            "{md}"
+        );
+    }
 
     #[test]
     fn headings_paragraphs_links_and_images() {

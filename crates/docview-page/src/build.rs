@@ -181,6 +181,8 @@ enum Exit {
         force: f32,
         container: NodeId,
         before: Counts,
+        /// What it sets its text in, for Markdown: bold, italic, or neither.
+        emphasis: Emphasis,
     },
     Heading {
         force: f32,
@@ -218,6 +220,10 @@ struct Builder {
     headings: Vec<u8>,
     /// Depth of open weighty tags.
     weighty: u32,
+    /// Depth of open `<strong>`/`<b>` tags.
+    strong: u32,
+    /// Depth of open `<em>`/`<i>` tags.
+    em: u32,
     /// Depth of open inline code tags.
     code: u32,
     /// True right after an inline element or anchor closed, before any text or other markup.
@@ -281,6 +287,8 @@ fn build_one(html: &str) -> (TagTree, String) {
         date_declared: false,
         headings: Vec::new(),
         weighty: 0,
+        strong: 0,
+        em: 0,
         code: 0,
         after_inline: false,
         gap: false,
@@ -661,6 +669,8 @@ impl Builder {
             heading: self.headings.last().copied().unwrap_or(0),
             weighty: self.weighty > 0,
             code: self.code > 0,
+            strong: self.strong > 0,
+            em: self.em > 0,
         };
         let cur = self.current() as usize;
         let node = &mut self.tree.nodes[cur];
@@ -768,10 +778,17 @@ impl Builder {
             }
             Role::Weighty(force) => {
                 self.weighty += 1;
+                let emphasis = Emphasis::of(tag);
+                match emphasis {
+                    Emphasis::Strong => self.strong += 1,
+                    Emphasis::Em => self.em += 1,
+                    Emphasis::None => {}
+                }
                 Some(Exit::Weighty {
                     force,
                     container: self.current(),
                     before,
+                    emphasis,
                 })
             }
             Role::Anchor => {
@@ -848,8 +865,14 @@ impl Builder {
                 force,
                 container,
                 before,
+                emphasis,
             } => {
                 self.weighty -= 1;
+                match emphasis {
+                    Emphasis::Strong => self.strong -= 1,
+                    Emphasis::Em => self.em -= 1,
+                    Emphasis::None => {}
+                }
                 self.add_force(container, before, force);
             }
             Exit::Heading {
@@ -1039,6 +1062,29 @@ fn json_ld_article_body(value: &serde_json::Value) -> Option<String> {
         }
     }
     best.map(str::to_string)
+}
+
+/// What a weighty tag sets its text in, as Markdown shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Emphasis {
+    /// `<strong>`, `<b>`.
+    Strong,
+    /// `<em>`, `<i>`.
+    Em,
+    /// `<big>`, `<u>`, `<mark>`, `<font>`: weighty, no Markdown of their own.
+    None,
+}
+
+impl Emphasis {
+    fn of(tag: &LocalName) -> Emphasis {
+        if *tag == local_name!("strong") || *tag == local_name!("b") {
+            Emphasis::Strong
+        } else if *tag == local_name!("em") || *tag == local_name!("i") {
+            Emphasis::Em
+        } else {
+            Emphasis::None
+        }
+    }
 }
 
 /// Text with its runs of whitespace made one space, trimmed.

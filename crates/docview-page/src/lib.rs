@@ -79,6 +79,10 @@ pub struct Style {
     pub weighty: bool,
     /// Inside inline code (`code`, `kbd`, `samp`, `tt`).
     pub code: bool,
+    /// Inside `<strong>` or `<b>`: bold, as Markdown's `**`.
+    pub strong: bool,
+    /// Inside `<em>` or `<i>`: italic, as Markdown's `*`.
+    pub em: bool,
 }
 
 /// One piece of a node's content, in document order.
