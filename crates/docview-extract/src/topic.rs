@@ -275,6 +275,7 @@ impl TopicPage {
                 })
             })
             .collect();
+        let headline = headline(tree, cleaned);
         TopicPage {
             signals: PageSignals::of(tree),
             title: cleaned.title.clone(),
@@ -290,8 +291,9 @@ impl TopicPage {
             topic_blocks,
             hub_blocks,
             links,
-            headline: headline(tree, cleaned),
-            metadata: page.metadata(),
+            // The headline, which the metadata's title may ask for, found once.
+            metadata: crate::metadata_of(tree, &|| headline.clone(), crate::today()),
+            headline,
             markdown: None,
         }
     }

@@ -455,7 +455,7 @@ impl Builder {
                 );
             }
         } else if let Some(prop) = el.attr(&local_name!("itemprop"))
-            && let Some(field) = declared::itemprop(&prop.trim().to_ascii_lowercase())
+            && let Some(field) = declared::itemprop(prop)
             && let Some(value) = el
                 .attr(&local_name!("datetime"))
                 .or_else(|| el.attr(&local_name!("content")))
@@ -505,8 +505,8 @@ impl Builder {
         let class = el.attr(&local_name!("class"));
         let id = el.attr(&local_name!("id"));
         let itemprop = el.attr(&local_name!("itemprop"));
-        let has_value = el.attr(&local_name!("datetime")).is_some()
-            || el.attr(&local_name!("content")).is_some();
+        let datetime = el.attr(&local_name!("datetime"));
+        let has_value = datetime.is_some() || el.attr(&local_name!("content")).is_some();
         // Microdata whose value is the element's text, not an attribute: a date
         // (`<span itemprop="datePublished">May 4, 2024</span>`) or an author.
         if let Some(field) = itemprop
@@ -516,7 +516,7 @@ impl Builder {
             if !in_comment(&near()) {
                 let value = dom
                     .deep_text_upto(node, 4 * declared::MAX_DATE_TEXT)
-                    .map(|text| fold_space(&text))
+                    .map(|text| declared::fold_space(&text))
                     .filter(|text| text.len() <= declared::MAX_DATE_TEXT)
                     .and_then(|text| match field {
                         declared::DeclaredField::Author => declared::byline_name(&text),
@@ -537,11 +537,11 @@ impl Builder {
         // class or id says date (read only where the page's first such dates agree).
         let shows_date = self.shown_dates < declared::MAX_SHOWN_DATES
             && !self.date_declared
-            && ((*tag == local_name!("time") && el.attr(&local_name!("datetime")).is_none())
+            && ((*tag == local_name!("time") && datetime.is_none())
                 || class.is_some_and(declared::date_class)
                 || id.is_some_and(declared::date_class));
         if shows_date && let Some(text) = dom.deep_text_upto(node, 4 * declared::MAX_DATE_TEXT) {
-            let text = fold_space(&text);
+            let text = declared::fold_space(&text);
             if text.len() <= declared::MAX_DATE_TEXT
                 && text.bytes().any(|b| b.is_ascii_digit())
                 && !in_comment(&near())
@@ -556,7 +556,7 @@ impl Builder {
             }
         }
         if *tag == local_name!("time") {
-            let Some(datetime) = el.attr(&local_name!("datetime")) else {
+            let Some(datetime) = datetime else {
                 return;
             };
             if itemprop.is_some() {
@@ -1085,11 +1085,6 @@ impl Emphasis {
             Emphasis::None
         }
     }
-}
-
-/// Text with its runs of whitespace made one space, trimmed.
-fn fold_space(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

@@ -219,7 +219,7 @@ const NAME_PARTICLES: [&str; 14] = [
 /// reads as a name: 2 to 5 words, each capitalised or a particle ([`NAME_PARTICLES`]), none a
 /// label or role ([`NOT_NAME_WORDS`]), no digit, no `@` or address, at most 60 characters.
 pub(crate) fn byline_name(text: &str) -> Option<String> {
-    let folded: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let folded = fold_space(text);
     let lower = folded.to_lowercase();
     let mut rest = folded.as_str();
     for prefix in BYLINE_PREFIXES {
@@ -380,29 +380,28 @@ pub(crate) fn parsely_page(content: &str, out: &mut Vec<Declared>) {
     }
 }
 
-/// The field an `itemprop` whose value is its element's text declares (an author, a date),
-/// if any; compared without case and without allocating, as every element with an `itemprop`
-/// is asked.
+/// The field an `itemprop` whose value is its element's text declares: an author, or a date
+/// as [`itemprop`] reads it.
 pub(crate) fn itemprop_in_text(name: &str) -> Option<DeclaredField> {
     let name = name.trim();
-    let is = |w: &str| name.eq_ignore_ascii_case(w);
-    if is("author") || is("creator") {
+    if name.eq_ignore_ascii_case("author") || name.eq_ignore_ascii_case("creator") {
         Some(DeclaredField::Author)
-    } else if is("datepublished") || is("datecreated") {
+    } else {
+        itemprop(name)
+    }
+}
+
+/// The field an `itemprop` declares, if any, its name compared without case and without
+/// allocating (every element with an `itemprop` is asked).
+pub(crate) fn itemprop(name: &str) -> Option<DeclaredField> {
+    let name = name.trim();
+    let is = |w: &str| name.eq_ignore_ascii_case(w);
+    if is("datepublished") || is("datecreated") {
         Some(DeclaredField::Published)
     } else if is("datemodified") {
         Some(DeclaredField::Modified)
     } else {
         None
-    }
-}
-
-/// The field an `itemprop` declares, if any.
-pub(crate) fn itemprop(name: &str) -> Option<DeclaredField> {
-    match name {
-        "datepublished" | "datecreated" => Some(DeclaredField::Published),
-        "datemodified" => Some(DeclaredField::Modified),
-        _ => None,
     }
 }
 
@@ -648,6 +647,11 @@ fn named_ids(value: &serde_json::Value) -> HashMap<&str, (&str, bool)> {
     names
 }
 
+/// Text with its runs of whitespace made one space, trimmed: a declaration's value as kept.
+pub(crate) fn fold_space(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Adds a declaration, its value folded and cut, unless it is empty or the page has
 /// [`MAX_DECLARED`] already ([`MAX_LIST_VALUES`] of a list field).
 pub(crate) fn push_declared(
@@ -661,13 +665,7 @@ pub(crate) fn push_declared(
     {
         return;
     }
-    let folded: String = value
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .chars()
-        .take(field.max_chars())
-        .collect();
+    let folded: String = fold_space(value).chars().take(field.max_chars()).collect();
     if !folded.is_empty() {
         out.push(Declared {
             field,
