@@ -11,10 +11,9 @@ use docview_classify::PageClassifier;
 use docview_clean::{
     CLEANERS, Cleaner, CleanerKind, DEFAULT_CLEANER, Favor, cleaner_with_model, topic_content_page,
 };
-use docview_collection::integrate::{ClassifierRef, HubEvidence};
+use docview_collection::integrate::ClassifierRef;
 use docview_extract::topic::TopicPage;
 use docview_extract::{PageLimits, extract_page_in_site};
-use docview_measure::FeatureVector;
 use docview_pipeline::ClassifierChoice;
 use docview_text::Analyzer;
 
@@ -288,19 +287,8 @@ fn extract_one(
                 let topic = TopicPage::of(&page);
                 let (model, name) = loaded.as_ref();
                 let classifier = ClassifierRef { model, name };
-                // The trees (the embedded model) read the page's signals, shape and title, not
-                // its Formula 2 vector, and the vector costs a fifth of the page's time: it is
-                // computed for a kNN model only.
-                let features = match model.as_ref() {
-                    PageClassifier::Neighbours(_) => topic.topic_features(&path.analyzer),
-                    PageClassifier::Trees(_) => FeatureVector::default(),
-                };
-                let (classification, page_type) = classifier.classify_page(
-                    &docview_collection::site::PageUrl::parse(url.unwrap_or("")),
-                    &features,
-                    &topic,
-                    &HubEvidence::of(&topic),
-                );
+                let (classification, page_type) =
+                    classifier.classify_alone(url, &topic, &path.analyzer);
                 (to_json(input, &classification)?, page_type, topic.metadata)
             }
             None => (

@@ -70,7 +70,9 @@ fn input_paths(inputs: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// out folders of earlier runs of an incremental crawl), stopword_df (0.3), commit_every
 /// (1000), index_memory (MB per index writer, 64), parquet (also write docviews.parquet),
 /// markdown (also write each record's topic content as Markdown), max_page_mb (8),
-/// max_page_tags (500000). An unknown option is a TypeError naming it.
+/// max_page_tags (500000), url_field and html_field (the keys of a JSONL line's address and
+/// HTML, "url" and "html"; the line's other fields go to its record's "input_fields"). An
+/// unknown option is a TypeError naming it.
 ///
 /// progress, a callable, is called with a dict of how far the run is: "phase" ("statistics",
 /// the first pass, or "ingest"), "counters" (pages_read, kept, replicas_exact, replicas_near,
@@ -113,6 +115,8 @@ fn input_paths(inputs: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     markdown = false,
     max_page_mb = None,
     max_page_tags = None,
+    url_field = None,
+    html_field = None,
     progress = None,
 ))]
 #[allow(clippy::too_many_arguments)]
@@ -146,6 +150,8 @@ pub fn ingest<'py>(
     markdown: bool,
     max_page_mb: Option<i64>,
     max_page_tags: Option<i64>,
+    url_field: Option<String>,
+    html_field: Option<String>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     if let Some(callback) = &progress
@@ -224,6 +230,12 @@ pub fn ingest<'py>(
         options.parquet = parquet;
         options.markdown = markdown;
         options.earlier = earlier.unwrap_or_default();
+        if let Some(key) = url_field {
+            options.jsonl_keys.url = key;
+        }
+        if let Some(key) = html_field {
+            options.jsonl_keys.html = key;
+        }
         Ok(())
     };
     settings().map_err(|e| e.into_pyerr(py))?;

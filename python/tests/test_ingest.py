@@ -383,3 +383,34 @@ def test_a_callback_that_raises_stops_the_ingest_and_it_resumes(tmp_path):
     summary = docview.ingest(collection, out, threads=1, commit_every=50, resume=True)
     assert summary["counters"]["pages_read"] == 60 * len(list((SAMPLES / "sites").glob("*/*.html")))
     check_records(out)
+
+
+def test_ingest_keeps_each_pages_input_identity(tmp_path, ingested):
+    # A page of a WARC keeps its record's id and date.
+    out, _ = ingested
+    records = list(docview.read_docviews(out))
+    assert all(r["warc_record_id"].startswith("<urn:uuid:") for r in records)
+    assert all(r["warc_date"].endswith("Z") for r in records)
+    assert all("input_fields" not in r for r in records)
+    # JSON Lines with other keys: the line's other fields go to the record, in their order.
+    pages = tmp_path / "pages.jsonl"
+    lines = []
+    for i, name in enumerate(["fieldnotes/lichens.html", "harbor-gazette/ferry.html"]):
+        html = (SAMPLES / "sites" / name).read_text(encoding="utf-8")
+        lines.append(json.dumps({"doc_id": f"d-{i}", "body": html, "link": url_of(name), "tags": ["a", i]}))
+    pages.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    jsonl_out = tmp_path / "jsonl-out"
+    summary = docview.ingest(pages, jsonl_out, url_field="link", html_field="body", threads=1)
+    assert summary["counters"]["kept"] == 2
+    check_records(jsonl_out)
+    records = list(docview.read_docviews(jsonl_out))
+    assert [r["identifier"] for r in records] == [url_of("fieldnotes/lichens.html"), url_of("harbor-gazette/ferry.html")]
+    assert [list(r["input_fields"].items()) for r in records] == [
+        [("doc_id", "d-0"), ("tags", ["a", 0])],
+        [("doc_id", "d-1"), ("tags", ["a", 1])],
+    ]
+    assert all("warc_record_id" not in r for r in records)
+    # The same key for both is refused before anything is written.
+    with pytest.raises(docview.ArgumentError, match="html-field"):
+        docview.ingest(pages, tmp_path / "same", url_field="body", html_field="body")
+    assert not (tmp_path / "same").exists()

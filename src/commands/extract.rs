@@ -4,12 +4,18 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
+use docview::classifier::PageClassifier;
 use docview::clean::{Cleaner, cleaner_with_model, topic_content_page};
-use docview::extract::{LineContent, PageLimits, PageLine, extract_page_in_site};
+use docview::extract::{PageLimits, extract_page_in_site};
 use docview::input::{CrawlFormat, InputEvent, Inputs, JsonlKeys, RawPage, read_page_bytes};
+use docview::integrate::ClassifierRef;
+use docview::pipeline::ClassifierChoice;
+use docview::records::{LineContent, PageLine};
+use docview::text::Analyzer;
 use rayon::prelude::*;
 
 use crate::flags::{ExtractArgs, Format};
@@ -27,6 +33,8 @@ pub fn run(args: ExtractArgs) -> Result<()> {
             ("--markdown", args.markdown),
             ("--url-field", args.url_field != "url"),
             ("--html-field", args.html_field != "html"),
+            ("--classify", args.classify),
+            ("--classifier", args.classifier.is_some()),
         ];
         if let Some((flag, _)) = jsonl_only.iter().find(|(_, given)| *given) {
             bail!("{flag} goes with --format jsonl, which reads crawl files; give --format jsonl");
@@ -39,6 +47,13 @@ pub fn run(args: ExtractArgs) -> Result<()> {
         );
     }
     let cleaner = cleaner_with_model(args.cleaner, args.model.as_deref(), args.favor)?;
+    // The lines' classifier, loaded before any output is made.
+    let classifier = match (&args.classifier, args.classify) {
+        (Some(path), _) => ClassifierChoice::File(path.clone()),
+        (None, true) => ClassifierChoice::Embedded,
+        (None, false) => ClassifierChoice::Off,
+    }
+    .load()?;
     let limits = args.limits.limits()?;
     // The inputs are checked before any output is made.
     let inputs = match args.format {
@@ -55,7 +70,14 @@ pub fn run(args: ExtractArgs) -> Result<()> {
     let mut outcome = Ok(());
     let write = |out: &mut dyn Write| -> std::io::Result<()> {
         outcome = match inputs {
-            Some(inputs) => write_lines(&args, inputs, cleaner.as_ref(), &limits, out),
+            Some(inputs) => write_lines(
+                &args,
+                inputs,
+                cleaner.as_ref(),
+                classifier.as_ref(),
+                &limits,
+                out,
+            ),
             None => write_pages(&args, cleaner.as_ref(), &limits, out),
         };
         // An output error ends the writing (and leaves no file); any other is told after.
@@ -233,17 +255,24 @@ struct Tally {
     bytes: u64,
 }
 
-/// Streams the pages of `inputs` through `cleaner`, one line each, in input order; reports the
+/// Streams the pages of `inputs` through `cleaner`, one line each (classified by `classifier`
+/// and the name its lines give it, when there is one), in input order; reports the
 /// pages that could not be read or cleaned on standard error, and the counts at the end.
 fn write_lines(
     args: &ExtractArgs,
     mut inputs: Inputs,
     cleaner: &dyn Cleaner,
+    classifier: Option<&(Arc<PageClassifier>, String)>,
     limits: &PageLimits,
     out: &mut dyn Write,
 ) -> Result<()> {
     let pool = docview::thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
+    let analyzer = Analyzer::new();
+    let classifier = classifier.map(|(model, name)| ClassifierRef {
+        model: model.as_ref(),
+        name: name.as_str(),
+    });
     let content = if args.markdown {
         LineContent::Markdown
     } else {
@@ -252,59 +281,71 @@ fn write_lines(
     let started = Instant::now();
     let mut last_progress = started;
     let mut tally = Tally::default();
-    loop {
-        let mut batch: Vec<InputEvent> = Vec::new();
-        let mut batch_bytes = 0usize;
-        while batch.len() < threads * BATCH_PER_THREAD
-            && batch_bytes < threads * BATCH_BYTES_PER_THREAD
-        {
-            let Some(event) = inputs.next() else { break };
-            if let InputEvent::Page(raw) = &event {
-                batch_bytes += raw.bytes.len();
+    // The next batch is read (files opened, gunzipped, WARC records parsed) on a thread of its
+    // own while the workers clean this one, as ingest's reader does; one batch waits at most.
+    std::thread::scope(|scope| -> Result<()> {
+        let (batches, next_batch) = std::sync::mpsc::sync_channel::<Vec<InputEvent>>(1);
+        scope.spawn(move || {
+            loop {
+                let mut batch: Vec<InputEvent> = Vec::new();
+                let mut batch_bytes = 0usize;
+                while batch.len() < threads * BATCH_PER_THREAD
+                    && batch_bytes < threads * BATCH_BYTES_PER_THREAD
+                {
+                    let Some(event) = inputs.next() else { break };
+                    if let InputEvent::Page(raw) = &event {
+                        batch_bytes += raw.bytes.len();
+                    }
+                    batch.push(event);
+                }
+                // The end of the inputs, or the writer stopped (an error, a closed pipe).
+                if batch.is_empty() || batches.send(batch).is_err() {
+                    return;
+                }
             }
-            batch.push(event);
-        }
-        if batch.is_empty() {
-            break;
-        }
-        let lines = clean_batch(&pool, &batch, |raw| {
-            let page = extract_page_in_site(
-                &raw.bytes,
-                args.charset.as_deref().or(raw.http_charset.as_deref()),
-                &raw.origin,
-                Some(raw.url.as_str())
-                    .filter(|u| !u.is_empty())
-                    .or(args.url.as_deref()),
-                cleaner,
-                None,
-                limits,
-            )?;
-            let line = PageLine::new(raw, &page, args.url.as_deref(), content);
-            Ok(line.to_json()?)
         });
-        for (event, line) in batch.iter().zip(lines) {
-            match (event, line) {
-                (InputEvent::Page(raw), Some(Ok(line))) => {
-                    writeln!(out, "{line}")?;
-                    tally.pages += 1;
-                    tally.bytes += raw.bytes.len() as u64;
+        for batch in next_batch {
+            let lines = clean_batch(&pool, &batch, |raw| {
+                let page = extract_page_in_site(
+                    &raw.bytes,
+                    args.charset.as_deref().or(raw.http_charset.as_deref()),
+                    &raw.origin,
+                    Some(raw.url.as_str())
+                        .filter(|u| !u.is_empty())
+                        .or(args.url.as_deref()),
+                    cleaner,
+                    None,
+                    limits,
+                )?;
+                let classify = classifier.map(|c| (c, &analyzer));
+                let line = PageLine::new(raw, &page, args.url.as_deref(), content, classify);
+                Ok(line.to_json()?)
+            });
+            for (event, line) in batch.iter().zip(lines) {
+                match (event, line) {
+                    (InputEvent::Page(raw), Some(Ok(line))) => {
+                        writeln!(out, "{line}")?;
+                        tally.pages += 1;
+                        tally.bytes += raw.bytes.len() as u64;
+                    }
+                    (InputEvent::Page(raw), Some(Err(e))) => {
+                        eprintln!("docview: {}: {e}", raw.origin);
+                        tally.failed += 1;
+                    }
+                    (InputEvent::Malformed { origin, message }, _) => {
+                        eprintln!("docview: {origin}: {message}");
+                        tally.failed += 1;
+                    }
+                    _ => tally.skipped += 1,
                 }
-                (InputEvent::Page(raw), Some(Err(e))) => {
-                    eprintln!("docview: {}: {e}", raw.origin);
-                    tally.failed += 1;
-                }
-                (InputEvent::Malformed { origin, message }, _) => {
-                    eprintln!("docview: {origin}: {message}");
-                    tally.failed += 1;
-                }
-                _ => tally.skipped += 1,
+            }
+            if !args.quiet && last_progress.elapsed() >= PROGRESS_EVERY {
+                last_progress = Instant::now();
+                eprintln!("docview: extract: {}", summary(&tally, started.elapsed()));
             }
         }
-        if !args.quiet && last_progress.elapsed() >= PROGRESS_EVERY {
-            last_progress = Instant::now();
-            eprintln!("docview: extract: {}", summary(&tally, started.elapsed()));
-        }
-    }
+        Ok(())
+    })?;
     if !args.quiet {
         eprintln!("docview: extract: {}", summary(&tally, started.elapsed()));
     }

@@ -28,7 +28,8 @@ pub enum Format {
     /// One compact JSON object per line and page, in input order, for many pages: `url`,
     /// `origin` (where it was read), `warc_record_id` and `warc_date` (for a page of a WARC),
     /// `title`, `text` (the topic content; `markdown` instead with --markdown), `page_type`,
-    /// `language`, `metadata`. PAGE may then also be a folder, a WARC or JSON Lines file, or
+    /// `classification_code` and `classification` (with --classify), `language`, `metadata`,
+    /// then a JSON line's other fields. PAGE may then also be a folder, a WARC or JSON Lines file, or
     /// `-` (a WARC, JSON Lines or one page on standard input), read as `docview ingest` reads
     /// them.
     Jsonl,
@@ -90,6 +91,17 @@ pub struct ExtractArgs {
     /// With --format jsonl: the key of a JSON Lines input's page HTML.
     #[arg(long, value_name = "KEY", default_value = "html")]
     pub html_field: String,
+    /// With --format jsonl: classify each page as `docview ingest` does, with the classifier
+    /// inside the binary (wcxb-dev's page types) or --classifier's: each line gets its
+    /// `classification_code` (`page_type:article`) and `classification` (class, score,
+    /// model), and its `page_type` is the DocView type (the cleaner's type and the class
+    /// together) instead of the cleaner's. It costs about a sixth more time a page.
+    #[arg(long)]
+    pub classify: bool,
+    /// With --format jsonl: the classifier model of --classify (which it implies), from
+    /// `docview classify train`, trees or kNN.
+    #[arg(long, value_name = "MODEL")]
+    pub classifier: Option<PathBuf>,
     /// With --format jsonl: no progress lines on standard error.
     #[arg(long)]
     pub quiet: bool,

@@ -108,6 +108,13 @@ pub struct IngestArgs {
     /// pages its own run kept.
     #[arg(long, value_name = "DIR")]
     pub earlier: Vec<PathBuf>,
+    /// The key of a JSON Lines input's page address. A line's other fields (a user's `id`) go
+    /// to its record, in `input_fields`.
+    #[arg(long, value_name = "KEY", default_value = "url")]
+    pub url_field: String,
+    /// The key of a JSON Lines input's page HTML.
+    #[arg(long, value_name = "KEY", default_value = "html")]
+    pub html_field: String,
     /// A feature found in more than this share of the pages' topic content joins the
     /// aggressive stop-word list (collections of 50 pages or more).
     #[arg(long, value_name = "SHARE", default_value_t = StopwordParams::default().min_df_share)]

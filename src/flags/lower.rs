@@ -9,6 +9,7 @@ use docview::clean::{MAX_TREE_DEPTH, TrainParams};
 use docview::compare::CompareOptions;
 use docview::extract::PageLimits;
 use docview::index::IndexKind;
+use docview::input::JsonlKeys;
 use docview::integrate::IntegrateParams;
 use docview::pipeline::{ClassifierChoice, IngestOptions};
 use docview::replica::{Detection, KeywordParams, MinHashParams};
@@ -135,6 +136,10 @@ impl IngestArgs {
         options.parquet = self.parquet;
         options.markdown = self.markdown;
         options.earlier = self.earlier;
+        options.jsonl_keys = JsonlKeys {
+            url: self.url_field,
+            html: self.html_field,
+        };
         Ok(options)
     }
 }

@@ -1957,6 +1957,62 @@ fn extract_streams_a_warc_a_folder_and_json_lines_to_one_line_per_page() {
     );
 }
 
+/// Issue 43: with `--classify`, each line classifies its page as ingest's record of it does
+/// (the same code, classification and DocView type, whatever the collection); without it, a
+/// line has the cleaner's type alone.
+#[test]
+fn extract_lines_classify_pages_as_ingest_records_do() {
+    let warc = Path::new(SAMPLES).join("warc/corpus-samples.warc.gz");
+    let warc = warc.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let o = run(&["ingest", warc, "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let records = json_lines(&std::fs::read_to_string(out.join("docviews.jsonl")).unwrap());
+    let lines = json_lines(&extract(&[
+        warc,
+        "--format",
+        "jsonl",
+        "--quiet",
+        "--classify",
+    ]));
+    assert_eq!(records.len(), 30);
+    let mut hubs = 0;
+    for r in &records {
+        let line = lines.iter().find(|l| l["origin"] == r["origin"]).unwrap();
+        assert_eq!(
+            line["classification_code"], r["classification_code"],
+            "{}",
+            r["origin"]
+        );
+        assert_eq!(
+            line["classification"], r["classification"],
+            "{}",
+            r["origin"]
+        );
+        assert_eq!(line["page_type"], r["type"], "{}", r["origin"]);
+        assert!(
+            line["classification_code"]
+                .as_str()
+                .unwrap()
+                .starts_with("page_type:")
+        );
+        hubs += usize::from(r["type"] == "hub");
+    }
+    assert!(hubs > 0, "the samples' listings are hubs");
+    let bare = json_lines(&extract(&[warc, "--format", "jsonl", "--quiet"]));
+    assert!(bare.iter().all(|l| l.get("classification_code").is_none()));
+    assert!(bare.iter().all(|l| l.get("classification").is_none()));
+    // The cleaner's type: the metadata and text are the same lines'.
+    for (b, l) in bare.iter().zip(&lines) {
+        assert_eq!((&b["text"], &b["metadata"]), (&l["text"], &l["metadata"]));
+    }
+    // --classify belongs to --format jsonl.
+    let o = run(&["extract", warc, "--classify"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--format jsonl"), "{}", stderr(&o));
+}
+
 #[test]
 fn extract_leaves_out_a_hidden_paragraph_and_keeps_a_paywalled_body() {
     let paragraph = |attrs: &str, about: &str| {

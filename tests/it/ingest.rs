@@ -745,14 +745,16 @@ fn jsonl_on_standard_input_is_read_once() {
     run_ingest(vec![samples_warc()], &first);
     let page =
         std::fs::read_to_string(Path::new(SAMPLES).join("sites/fieldnotes/moths.html")).unwrap();
+    // Keys of the user's own, and a field of theirs that each record keeps.
     let jsonl = format!(
         "{}\n{}\nnot json\n",
-        serde_json::json!({"url": "http://a.example/moths", "html": page}),
-        serde_json::json!({"url": "http://b.example/empty", "html": ""}),
+        serde_json::json!({"id": "m-1", "link": "http://a.example/moths", "page": page}),
+        serde_json::json!({"link": "http://b.example/empty", "page": ""}),
     );
     let ingest_stdin = |out: &Path, extra: &[&str]| {
         let mut child = Command::new(DOCVIEW)
             .args(["ingest", "-", "--quiet", "--out", out.to_str().unwrap()])
+            .args(["--url-field", "link", "--html-field", "page"])
             .args(extra)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -774,6 +776,8 @@ fn jsonl_on_standard_input_is_read_once() {
     let recs = records(&dir.path().join("no-stats"));
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].docview.identifier, "http://a.example/moths");
+    let id = Some(vec![("id".to_string(), serde_json::json!("m-1"))]);
+    assert_eq!(recs[0].ids.input_fields, id);
     let out = dir.path().join("stdin");
     let stats = first.join("stats.json");
     let o = ingest_stdin(&out, &["--stats", stats.to_str().unwrap()]);
@@ -783,6 +787,10 @@ fn jsonl_on_standard_input_is_read_once() {
     assert_eq!(recs.len(), 1);
     assert_eq!(recs[0].docview.identifier, "http://a.example/moths");
     assert_eq!(recs[0].origin, "-:1");
+    assert_eq!(
+        recs[0].ids.input_fields, id,
+        "the second pass reads its pages itself"
+    );
     // The empty page and the bad line are skipped, with their reason and line, and counted
     // under the same reasons, typed from the reader to the summary.
     let skipped = std::fs::read_to_string(out.join("skipped.jsonl")).unwrap();

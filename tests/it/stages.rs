@@ -129,7 +129,24 @@ fn samples() -> Vec<PathBuf> {
 #[test]
 fn stages_give_one_process_output_on_the_samples_at_1_2_and_3_shards() {
     let dir = tempfile::tempdir().unwrap();
-    let mut options = IngestOptions::new(samples(), PathBuf::new());
+    // JSON Lines with keys of their own: the lines' other fields reach the records.
+    let lines = dir.path().join("own-keys.jsonl");
+    let own = [("https://own.example/a", 1), ("https://own.example/b", 2)]
+        .map(|(url, id)| {
+            let html = page(&format!("Own {id}"), &words(120, 30 + id as u64));
+            // In this order (json! would sort the keys).
+            let html = serde_json::to_string(&html).unwrap();
+            format!(r#"{{"id": {id}, "body": {html}, "at": "{url}", "batch": "b7"}}"#)
+        })
+        .join("\n");
+    std::fs::write(&lines, own).unwrap();
+    let mut inputs = samples();
+    inputs.push(lines);
+    let mut options = IngestOptions::new(inputs, PathBuf::new());
+    options.jsonl_keys = docview::input::JsonlKeys {
+        url: "at".into(),
+        html: "body".into(),
+    };
     options.threads = 1;
     options.parquet = true;
     let one = dir.path().join("one");
@@ -150,6 +167,48 @@ fn stages_give_one_process_output_on_the_samples_at_1_2_and_3_shards() {
     let mut records = Vec::new();
     for_each_line(&one.join(DOCVIEWS), |r: RecordLine| records.push(r)).unwrap();
     assert!(records.iter().any(|r| !r.docview.replicas.is_empty()));
+    // Each page keeps its input's identity: a WARC record's id and date, a JSON line's fields.
+    // (The samples' WARC repeats their folder: most of its pages are replicas.)
+    let mut replicas = Vec::new();
+    for_each_line(&one.join(REPLICAS), |r: ReplicaLine| {
+        replicas.push((r.origin, r.ids))
+    })
+    .unwrap();
+    let ids = records.iter().map(|r| (r.origin.clone(), r.ids.clone()));
+    let warc: Vec<_> = ids
+        .chain(replicas)
+        .filter(|(origin, _)| origin.contains(".warc.gz@"))
+        .collect();
+    assert!(warc.len() >= 35, "{}", warc.len());
+    for (origin, ids) in warc {
+        let id = ids.warc_record_id.as_deref().unwrap_or_default();
+        assert!(id.starts_with("<urn:uuid:"), "{origin}: {id}");
+        assert!(ids.warc_date.is_some(), "{origin}");
+    }
+    let own: Vec<_> = records
+        .iter()
+        .filter(|r| r.docview.identifier.starts_with("https://own.example/"))
+        .collect();
+    assert_eq!(own.len(), 2);
+    for (r, id) in own.iter().zip([1, 2]) {
+        let fields = r.ids.input_fields.as_deref().unwrap();
+        assert_eq!(
+            fields,
+            [
+                ("id".to_string(), serde_json::json!(id)),
+                ("batch".to_string(), serde_json::json!("b7"))
+            ]
+        );
+    }
+    let row = rows
+        .iter()
+        .find(|r| r.identifier == own[0].docview.identifier);
+    let row = row.unwrap();
+    assert_eq!(
+        row.input_fields.as_deref(),
+        Some(r#"{"id":1,"batch":"b7"}"#)
+    );
+    assert_eq!(row.warc_record_id, None);
     for ((row, r), line) in rows.iter().zip(&records).zip(&lines) {
         assert_eq!(row, &DocViewRow::of(r, line.clone()));
         assert_eq!(row.seq, r.seq);

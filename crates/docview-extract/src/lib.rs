@@ -14,14 +14,12 @@ use docview_page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
 use docview_text::{Analyzer, Language, count_tokens, detect_language, language_from_tag};
 mod address;
 mod error;
-mod line;
 mod markdown;
 mod metadata;
 pub mod topic;
 
 pub use address::{declared_address, known_address};
 pub use error::{Error, NotAPage, Result};
-pub use line::{LINE_KEYS, LineContent, PageLine};
 pub use markdown::to_markdown;
 pub use metadata::{
     Day, MetaSource, Metadata, SiteNames, Sourced, SourcedList, cut_site_name, iso_date,

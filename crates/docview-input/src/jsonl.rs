@@ -38,7 +38,7 @@ impl Default for JsonlKeys {
 }
 
 /// A JSON object's fields in the line's order.
-struct OrderedObject(Vec<(String, serde_json::Value)>);
+pub(crate) struct OrderedObject(pub(crate) Vec<(String, serde_json::Value)>);
 
 impl<'de> Deserialize<'de> for OrderedObject {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

@@ -15,6 +15,7 @@
 mod decode;
 mod error;
 mod http;
+mod ids;
 mod jsonl;
 mod prescan;
 mod progress;
@@ -30,6 +31,7 @@ use flate2::read::MultiGzDecoder;
 
 pub use decode::{CharsetSource, Decoded, decode_html, known_charset, looks_binary};
 pub use error::{Error, Result};
+pub use ids::InputIds;
 pub use jsonl::JsonlKeys;
 pub use progress::Progress;
 pub use raw::{

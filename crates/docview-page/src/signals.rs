@@ -214,7 +214,12 @@ fn prices_and_dates(text: &str) -> (usize, usize) {
         if !(3..=9).contains(&w.len()) || !w.is_ascii() {
             continue;
         }
-        if docview_text::is_month(&w.to_ascii_lowercase())
+        // Lowercased on the stack: most words of a page are looked at here.
+        let mut lower = [0u8; 9];
+        let lower = &mut lower[..w.len()];
+        lower.copy_from_slice(w.as_bytes());
+        lower.make_ascii_lowercase();
+        if std::str::from_utf8(lower).is_ok_and(docview_text::is_month)
             && words
                 .peek()
                 .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))

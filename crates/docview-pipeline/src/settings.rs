@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::clean::{CleanerKind, Favor, FrameworkParams};
 use crate::extract::PageLimits;
+use crate::input::{InputUnit, Inputs, JsonlKeys};
 use crate::integrate::IntegrateParams;
 use crate::replica::{Detection, KeywordParams, MinHashParams};
 use crate::stats::StopwordParams;
@@ -107,6 +108,9 @@ pub struct IngestOptions {
     /// incremental crawl: their kept pages win over this run's).
     #[serde(default)]
     pub earlier: Vec<PathBuf>,
+    /// The keys of a JSON Lines input's page address and HTML (`url` and `html`).
+    #[serde(default)]
+    pub jsonl_keys: JsonlKeys,
     /// Asked to stop: the run ends at its next checkpoint with
     /// [`Error::Interrupted`](crate::Error::Interrupted), resumable. Not a setting (never saved).
     #[serde(skip)]
@@ -139,6 +143,7 @@ impl IngestOptions {
             parquet: false,
             markdown: false,
             earlier: Vec::new(),
+            jsonl_keys: JsonlKeys::default(),
             interrupt: crate::Interrupt::default(),
         }
     }
@@ -171,12 +176,32 @@ impl IngestOptions {
         if self.commit_every == 0 {
             return Err(Error::setting("commit-every", "must be at least 1 page"));
         }
+        if self.jsonl_keys.url == self.jsonl_keys.html {
+            return Err(Error::setting(
+                "html-field",
+                format!(
+                    "`{}` is the key of the page's address too (--url-field): name two keys",
+                    self.jsonl_keys.html
+                ),
+            ));
+        }
         self.limits.validate()?;
         crate::check_threads(self.threads)?;
         if self.detection == Detection::MinHash {
             self.minhash.validate()?;
         }
         Ok(())
+    }
+
+    /// The inputs, checked as [`Inputs::open`] checks them, their JSON lines read with the
+    /// run's keys.
+    pub fn open_inputs(&self) -> Result<Inputs> {
+        Ok(Inputs::open(&self.inputs)?.with_jsonl_keys(self.jsonl_keys.clone()))
+    }
+
+    /// The pages of the planned `units`, their JSON lines read with the run's keys.
+    pub fn unit_inputs(&self, units: &[InputUnit]) -> Inputs {
+        Inputs::of_units(units).with_jsonl_keys(self.jsonl_keys.clone())
     }
 
     /// What a resumed run must find unchanged: the docview version, the inputs (and their
@@ -200,6 +225,7 @@ impl IngestOptions {
             // Canonical paths: the same folder named another way is the same input.
             inputs: self.inputs.iter().map(|p| setting_path(p)).collect(),
             integrate: self.integrate,
+            jsonl_keys: self.jsonl_keys.clone(),
             keyword: self.keyword,
             limits: self.limits,
             markdown: self.markdown,
@@ -242,6 +268,10 @@ pub struct RunSettings {
     pub inputs: Vec<String>,
     /// λ, δ, θ, β.
     pub integrate: IntegrateParams,
+    /// The keys of a JSON line's address and HTML (`url` and `html` in a run state from
+    /// before they could be named).
+    #[serde(default)]
+    pub jsonl_keys: JsonlKeys,
     /// The keyword fingerprint's parameters.
     pub keyword: KeywordParams,
     /// The page limits.
@@ -295,6 +325,7 @@ impl RunSettings {
             input_bytes,
             inputs,
             integrate,
+            jsonl_keys,
             keyword,
             limits,
             markdown,
@@ -409,6 +440,7 @@ mod tests {
         );
         assert_eq!(named(&|o| o.keyword.interval = 0), "interval");
         assert_eq!(named(&|o| o.commit_every = 0), "commit-every");
+        assert_eq!(named(&|o| o.jsonl_keys.html = "url".into()), "html-field");
         assert_eq!(named(&|o| o.limits.max_tags = 0), "max-page-tags");
         assert_eq!(
             named(&|o| o.threads = docview_collection::MAX_THREADS + 1),

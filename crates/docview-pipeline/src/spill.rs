@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
-use crate::input::RawPage;
+use crate::input::{InputIds, RawPage};
 use crate::site::PageUrl;
 use crate::steps::{Processed, Unreadable, Worker, integrate_page};
 use crate::topic::TopicPage;
@@ -35,6 +35,8 @@ pub struct CleanedPage {
     pub url: String,
     /// Where it came from.
     pub origin: String,
+    /// Its WARC record's identity and its JSON line's other fields, for its record.
+    pub ids: InputIds,
     /// Bytes of HTML.
     pub html_bytes: u64,
     /// Its topic page, or why it could not be read.
@@ -42,13 +44,24 @@ pub struct CleanedPage {
 }
 
 impl CleanedPage {
+    /// The page `raw` as the first pass cleaned it (`topic`).
+    pub fn of(raw: RawPage, topic: std::result::Result<TopicPage, Unreadable>) -> CleanedPage {
+        CleanedPage {
+            ids: InputIds::of(&raw),
+            html_bytes: raw.bytes.len() as u64,
+            url: raw.url,
+            origin: raw.origin,
+            topic,
+        }
+    }
+
     /// Second pass: integrates and fingerprints the page as the `seq`-th of the run
     /// ([`integrate_page`]), or gives why the first pass could not read it.
     pub fn integrate(self, seq: u64, w: &Worker<'_>) -> std::result::Result<Processed, Unreadable> {
         let url = PageUrl::parse(&self.url);
-        let (origin, html_bytes) = (self.origin, self.html_bytes);
+        let (origin, ids, html_bytes) = (self.origin, self.ids, self.html_bytes);
         self.topic
-            .map(|topic| integrate_page(seq, origin, &url, html_bytes, topic, w))
+            .map(|topic| integrate_page(seq, origin, ids, &url, html_bytes, topic, w))
     }
 }
 
@@ -262,20 +275,16 @@ mod tests {
             bytes: html.as_bytes().to_vec(),
             http_charset: None,
             origin: "article-tide-pools.html".into(),
-            warc: None,
-            fields: None,
+            warc: Some(Box::new(crate::input::WarcIds {
+                record_id: Some("<urn:uuid:5>".into()),
+                date: None,
+            })),
+            fields: Some(Box::new(vec![("id".into(), serde_json::json!(["a", 1]))])),
         };
         let cleaner = Learned::embedded().expect("the embedded model");
         let topic = clean_page(&raw, &cleaner, None, &Default::default(), false);
         assert!(topic.is_ok(), "the sample cleans");
-        let page = |topic| {
-            Event::Page(CleanedPage {
-                url: raw.url.clone(),
-                origin: raw.origin.clone(),
-                html_bytes: raw.bytes.len() as u64,
-                topic,
-            })
-        };
+        let page = |topic| Event::Page(CleanedPage::of(raw.clone(), topic));
         vec![
             (page(topic), 10),
             (

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::clean::{Cleaner, SiteModel};
 use crate::extract::{PageLimits, extract_page_in_site};
-use crate::input::RawPage;
+use crate::input::{InputIds, RawPage};
 use crate::integrate::{Context, DocView, IntegrateParams, integrate};
 use crate::records::Skip;
 use crate::replica::{Fingerprints, KeywordParams, MinHasher};
@@ -51,6 +51,8 @@ pub struct Processed {
     pub seq: u64,
     /// Where it came from (file, record offset, line).
     pub origin: String,
+    /// Its WARC record's identity and its JSON line's other fields.
+    pub ids: InputIds,
     /// Bytes of HTML.
     pub html_bytes: u64,
     /// The record.
@@ -163,9 +165,11 @@ pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed,
         &w.limits,
         w.markdown,
     )?;
+    let ids = InputIds::of(&raw);
     Ok(integrate_page(
         seq,
         raw.origin,
+        ids,
         &url,
         raw.bytes.len() as u64,
         page,
@@ -179,6 +183,7 @@ pub fn process_page(raw: RawPage, seq: u64, w: &Worker<'_>) -> Result<Processed,
 pub fn integrate_page(
     seq: u64,
     origin: String,
+    ids: InputIds,
     url: &PageUrl<'_>,
     html_bytes: u64,
     page: TopicPage,
@@ -206,6 +211,7 @@ pub fn integrate_page(
     Processed {
         seq,
         origin,
+        ids,
         html_bytes,
         docview: integrated.docview,
         fingerprints,

@@ -136,6 +136,13 @@ pub struct Classification {
     pub model: String,
 }
 
+impl Classification {
+    /// The DocView's classification code: `scheme:class`.
+    pub fn code(&self) -> String {
+        format!("{}:{}", self.scheme, self.class)
+    }
+}
+
 /// A classifier as integration uses it: the model and the name its records give it.
 #[derive(Debug, Clone, Copy)]
 pub struct ClassifierRef<'a> {
@@ -177,6 +184,25 @@ impl ClassifierRef<'_> {
             model: self.name.to_string(),
         };
         (classification, page_type)
+    }
+
+    /// The classification of a page cleaned alone, outside a collection (`extract`'s lines,
+    /// the Python module's `extract`), found at `url` (`None`: no address), and its DocView
+    /// type, as [`ClassifierRef::classify_page`] gives them in an ingest. The trees (the
+    /// embedded model) read the page's signals, shape and title, not its Formula 2 vector,
+    /// which costs a fifth of the page's time: it is computed for a kNN model only.
+    pub fn classify_alone(
+        &self,
+        url: Option<&str>,
+        page: &TopicPage,
+        analyzer: &Analyzer,
+    ) -> (Classification, PageType) {
+        let features = match self.model {
+            docview_classify::PageClassifier::Neighbours(_) => page.topic_features(analyzer),
+            docview_classify::PageClassifier::Trees(_) => FeatureVector::default(),
+        };
+        let url = PageUrl::parse(url.unwrap_or(""));
+        self.classify_page(&url, &features, page, &HubEvidence::of(page))
     }
 }
 
@@ -299,7 +325,7 @@ pub fn integrate(url: &PageUrl<'_>, page: &TopicPage, cx: Context<'_>) -> Integr
             page_type,
             classification_code: classification
                 .as_ref()
-                .map(|c| format!("{}:{}", c.scheme, c.class))
+                .map(Classification::code)
                 .unwrap_or_default(),
             classification,
             title,

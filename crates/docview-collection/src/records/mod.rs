@@ -1,9 +1,11 @@
 //! The record files of an ingest, as the lab, the Python module and the pipeline read and
 //! write them: `docviews.jsonl` ([`RecordLine`]), `replicas.jsonl` ([`ReplicaLine`]),
-//! `skipped.jsonl` ([`SkippedLine`]) and `docviews.parquet` ([`DocViewRow`]); and the Parquet
+//! `skipped.jsonl` ([`SkippedLine`]) and `docviews.parquet` ([`DocViewRow`]); the line of a
+//! page cleaned alone that `extract --format jsonl` writes ([`PageLine`]); and the Parquet
 //! tables that file and the sharded stages' work files are written in ([`table`], with
 //! [`rows`] for a table's rows as structs).
 
+mod page_line;
 mod parquet;
 pub mod rows;
 mod skip;
@@ -19,7 +21,9 @@ use serde::{Deserialize, Serialize};
 use crate::integrate::DocView;
 use crate::replica::{Fingerprints, ReplicaKind};
 use crate::{Error, Result};
+use docview_input::InputIds;
 
+pub use page_line::{LINE_KEYS, LineContent, PageLine};
 pub use parquet::{DOCVIEWS_PARQUET, DocViewRow, read_docviews_parquet, write_docviews_parquet};
 pub use skip::{Skip, UnknownSkip};
 
@@ -33,6 +37,10 @@ pub struct RecordLine {
     pub seq: u64,
     /// Where it was read from.
     pub origin: String,
+    /// Its WARC record's `warc_record_id` and `warc_date` (for a page of a WARC) and the other
+    /// fields of its JSON line in `input_fields` (a user's `id`), each left out when it has none.
+    #[serde(flatten)]
+    pub ids: InputIds,
     /// Fingerprints of its topic content.
     pub fingerprints: Fingerprints,
 }
@@ -46,6 +54,9 @@ pub struct ReplicaLine {
     pub seq: u64,
     /// Where it was read from.
     pub origin: String,
+    /// Its WARC record's identity and its JSON line's other fields, as a record has them.
+    #[serde(flatten)]
+    pub ids: InputIds,
     /// The URL of the kept page it repeats.
     pub replica_of: String,
     /// The sequence number of that page (in its run).

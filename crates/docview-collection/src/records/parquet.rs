@@ -14,7 +14,8 @@ use crate::Result;
 pub const DOCVIEWS_PARQUET: &str = "docviews.parquet";
 
 /// One row of `docviews.parquet`: the DocView's scalar elements as columns, its lists
-/// (keywords, relevant links, replicas) and its metadata as JSON text, the published date and
+/// (keywords, relevant links, replicas), its metadata and its JSON line's other fields as
+/// JSON text, the WARC record's id and date as optional text, the published date and
 /// the Markdown (when the run rendered it) as optional text, and the whole record line as
 /// `record`.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,6 +26,12 @@ pub struct DocViewRow {
     pub identifier: String,
     /// Where the page was read from.
     pub origin: String,
+    /// Its WARC record's `WARC-Record-ID`, for a page of a WARC.
+    pub warc_record_id: Option<String>,
+    /// Its WARC record's `WARC-Date`, for a page of a WARC.
+    pub warc_date: Option<String>,
+    /// The other fields of its JSON line, as a JSON object, when it had any.
+    pub input_fields: Option<String>,
     /// The page type, as the record writes it (`topic`, `hub`, `image`).
     pub page_type: String,
     /// The classification code.
@@ -61,6 +68,9 @@ impl DocViewRow {
     const SEQ: &'static str = "seq";
     const IDENTIFIER: &'static str = "identifier";
     const ORIGIN: &'static str = "origin";
+    const WARC_RECORD_ID: &'static str = "warc_record_id";
+    const WARC_DATE: &'static str = "warc_date";
+    const INPUT_FIELDS: &'static str = "input_fields";
     const TYPE: &'static str = "type";
     const CLASSIFICATION_CODE: &'static str = "classification_code";
     const TITLE: &'static str = "title";
@@ -84,6 +94,9 @@ impl DocViewRow {
             seq: r.seq,
             identifier: d.identifier.clone(),
             origin: r.origin.clone(),
+            warc_record_id: r.ids.warc_record_id.clone(),
+            warc_date: r.ids.warc_date.clone(),
+            input_fields: r.ids.input_fields_json(),
             page_type: json_text(&d.page_type).trim_matches('"').to_string(),
             classification_code: d.classification_code.clone(),
             title: d.title.clone(),
@@ -106,6 +119,7 @@ impl DocViewRow {
 impl WriteRows for DocViewRow {
     fn into_columns(rows: Vec<DocViewRow>) -> Vec<Column> {
         let (mut seq, mut identifier, mut origin) = (vec![], vec![], vec![]);
+        let (mut warc_record_id, mut warc_date, mut input_fields) = (vec![], vec![], vec![]);
         let (mut page_type, mut code, mut title) = (vec![], vec![], vec![]);
         let (mut keywords, mut abstract_text, mut topic) = (vec![], vec![], vec![]);
         let (mut links, mut language, mut empty) = (vec![], vec![], vec![]);
@@ -115,6 +129,9 @@ impl WriteRows for DocViewRow {
             seq.push(r.seq as i64);
             identifier.push(r.identifier);
             origin.push(r.origin);
+            warc_record_id.push(r.warc_record_id);
+            warc_date.push(r.warc_date);
+            input_fields.push(r.input_fields);
             page_type.push(r.page_type);
             code.push(r.classification_code);
             title.push(r.title);
@@ -135,6 +152,9 @@ impl WriteRows for DocViewRow {
             Column::int(Self::SEQ, seq),
             Column::text(Self::IDENTIFIER, identifier),
             Column::text(Self::ORIGIN, origin),
+            Column::optional(Self::WARC_RECORD_ID, Values::Text(warc_record_id)),
+            Column::optional(Self::WARC_DATE, Values::Text(warc_date)),
+            Column::optional(Self::INPUT_FIELDS, Values::Text(input_fields)),
             Column::text(Self::TYPE, page_type),
             Column::text(Self::CLASSIFICATION_CODE, code),
             Column::text(Self::TITLE, title),
@@ -162,6 +182,9 @@ impl ReadRow for DocViewRow {
             seq: c.u64(Self::SEQ)?,
             identifier: c.text(Self::IDENTIFIER)?,
             origin: c.text(Self::ORIGIN)?,
+            warc_record_id: c.opt_text(Self::WARC_RECORD_ID)?,
+            warc_date: c.opt_text(Self::WARC_DATE)?,
+            input_fields: c.opt_text(Self::INPUT_FIELDS)?,
             page_type: c.text(Self::TYPE)?,
             classification_code: c.text(Self::CLASSIFICATION_CODE)?,
             title: c.text(Self::TITLE)?,

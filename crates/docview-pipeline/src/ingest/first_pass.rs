@@ -128,12 +128,7 @@ pub(super) fn build_stats(
                     if let Some(page) = features {
                         learn(&mut builder, page);
                     }
-                    CleanedPage {
-                        url: raw.url,
-                        origin: raw.origin,
-                        html_bytes: raw.bytes.len() as u64,
-                        topic,
-                    }
+                    CleanedPage::of(raw, topic)
                 });
                 spill.write(event, batch.input_bytes)?;
             }

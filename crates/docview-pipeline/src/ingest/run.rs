@@ -48,7 +48,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     }
     // Every input is checked before anything is written: a bad path leaves no output behind.
     // The checked inputs serve the first pass, if there is one.
-    let inputs = Inputs::open(&options.inputs)?;
+    let inputs = options.open_inputs()?;
     let input_bytes = inputs.total_bytes();
     let settings = options.settings(input_bytes)?;
     earlier::EarlierRuns::check(options)?;
@@ -174,7 +174,7 @@ fn run_locked(
             cleaner.name()
         ));
         learn_site_models(
-            Inputs::open(&options.inputs)?,
+            options.open_inputs()?,
             cleaner.as_ref(),
             options.limits,
             &pool,

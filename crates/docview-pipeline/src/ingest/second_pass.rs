@@ -11,7 +11,6 @@ use rayon::prelude::*;
 use super::sink::Sink;
 use crate::batches::{Batch, input_events, pipeline_batches};
 use crate::event::Event;
-use crate::input::Inputs;
 use crate::progress::{Phase, Progress};
 use crate::records::{Skip, SkippedLine};
 use crate::replica::{Detection, MinHasher};
@@ -212,7 +211,7 @@ pub(super) fn run_ingest(
             finish,
         )?;
     } else {
-        let inputs = Inputs::open(&options.inputs)?;
+        let inputs = options.open_inputs()?;
         pipeline_batches(
             move || {
                 input_events(inputs, skip).map(|item| item.map(|(e, b)| (e.map(PageWork::Raw), b)))

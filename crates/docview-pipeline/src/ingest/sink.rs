@@ -98,6 +98,7 @@ impl Sink {
                 url: page.docview.identifier,
                 seq: page.seq,
                 origin: page.origin,
+                ids: page.ids,
                 replica_of,
                 replica_of_seq,
                 replica_of_run,
@@ -125,6 +126,7 @@ impl Sink {
             docview: page.docview,
             seq: page.seq,
             origin: page.origin,
+            ids: page.ids,
             fingerprints: page.fingerprints,
         };
         let n = write_line(&mut self.docviews, &mut self.line, &record)

@@ -92,6 +92,7 @@ pub(super) fn finalise_task(work: &Path, plan: &Plan, shard: usize) -> Result<()
                 url: record.docview.identifier,
                 seq,
                 origin: record.origin,
+                ids: record.ids,
                 replica_of: d.of_url.clone(),
                 replica_of_seq: d.of,
                 replica_of_run: d.of_run.clone(),

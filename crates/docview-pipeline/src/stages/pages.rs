@@ -72,6 +72,7 @@ fn page_row(
         docview: page.docview,
         seq,
         origin: page.origin,
+        ids: page.ids,
         fingerprints: page.fingerprints,
     };
     let record_json = serde_json::to_string(&record)

@@ -12,7 +12,7 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::input::{InputEvent, Inputs, RawPage};
+use crate::input::{InputEvent, RawPage};
 use crate::sites::{SiteLearners, SiteModels, SiteSampler, sample_tree};
 use crate::{Error, Result};
 
@@ -57,7 +57,11 @@ pub(super) fn sites_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
     let mut offered: Vec<SitePage> = Vec::new();
     let mut picked: Vec<SiteSampleRow> = Vec::new();
     for (unit_no, unit) in plan.shard_units(shard) {
-        for (record, event) in Inputs::of_units(std::slice::from_ref(unit)).enumerate() {
+        for (record, event) in plan
+            .options
+            .unit_inputs(std::slice::from_ref(unit))
+            .enumerate()
+        {
             let InputEvent::Page(page) = event else {
                 continue;
             };

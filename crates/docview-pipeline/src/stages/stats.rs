@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::event::Event;
 use crate::folder::STATS_FILE;
-use crate::input::{InputEvent, Inputs};
+use crate::input::InputEvent;
 use crate::records::{Skip, write_line};
 use crate::replica::template::{CopyKey, distinct_line_keys};
 use crate::site::PageUrl;
@@ -90,7 +90,7 @@ pub(super) fn stats_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
                 events: 0,
                 pages: 0,
             };
-            let mut events = Inputs::of_units(std::slice::from_ref(unit)).peekable();
+            let mut events = options.unit_inputs(std::slice::from_ref(unit)).peekable();
             while events.peek().is_some() {
                 let batch: Vec<_> = events.by_ref().take(BATCH).collect();
                 let cleaned: Vec<_> = pool.install(|| {
@@ -138,21 +138,14 @@ pub(super) fn stats_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
                                 write_line(&mut rows, &mut line, &row)
                                     .map_err(|e| Error::io(&rows_path, e))?;
                             }
-                            Event::Page(CleanedPage {
-                                url: raw.url,
-                                origin: raw.origin,
-                                html_bytes: raw.bytes.len() as u64,
-                                topic,
-                            })
+                            Event::Page(CleanedPage::of(raw, topic))
                         }
-                        (event, _) => event.map(|raw| CleanedPage {
-                            topic: Err(Unreadable {
+                        (event, _) => event.map(|raw| {
+                            let topic = Err(Unreadable {
                                 origin: raw.origin.clone(),
                                 reason: Skip::Unreadable,
-                            }),
-                            url: raw.url,
-                            origin: raw.origin,
-                            html_bytes: raw.bytes.len() as u64,
+                            });
+                            CleanedPage::of(raw, topic)
                         }),
                     };
                     spill.write(event, 0)?;

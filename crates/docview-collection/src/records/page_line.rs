@@ -1,16 +1,19 @@
 //! One compact line per page (`docview extract --format jsonl`): what a batch extractor's user
 //! reads of a page (where it came from, its title, its topic content as text or Markdown, its
-//! type, language and metadata), without the block report of `--format json`, followed by the
-//! other fields of the JSON line the page came from (a user's `id`).
+//! DocView type and classification, language and metadata), without the block report of
+//! `--format json`, followed by the other fields of the JSON line the page came from (a user's
+//! `id`). A page of its own, without a collection: no keywords, abstract or replicas.
 
 use std::borrow::Cow;
 
 use docview_input::{JsonFields, RawPage};
-use docview_page::PageType;
-use docview_text::Language;
 use serde::Serialize;
 
-use super::{Extraction, Metadata};
+use crate::extract::{Extraction, Metadata};
+use crate::integrate::{Classification, ClassifierRef};
+use crate::page::PageType;
+use crate::text::{Analyzer, Language};
+use crate::topic::TopicPage;
 
 /// Which form of the topic content a [`PageLine`] carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,8 +47,15 @@ pub struct PageLine<'a> {
     /// The topic content as Markdown (with [`LineContent::Markdown`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub markdown: Option<String>,
-    /// The cleaner's page type: topic, hub or image.
+    /// The page's DocView type (topic, hub or image): the cleaner's type and the classifier's
+    /// class together, as ingest's records have it; the cleaner's alone without a classifier.
     pub page_type: PageType,
+    /// The classification code, `scheme:class`, with a classifier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classification_code: Option<String>,
+    /// The classification behind the code, with a classifier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub classification: Option<Classification>,
     /// The page's language.
     pub language: Language,
     /// What the page says about itself (title, author, dates, site name, description, image,
@@ -58,7 +68,7 @@ pub struct PageLine<'a> {
 }
 
 /// The keys docview writes in a line; a passed-through field of the same name is left out.
-pub const LINE_KEYS: [&str; 10] = [
+pub const LINE_KEYS: [&str; 12] = [
     "url",
     "origin",
     "warc_record_id",
@@ -67,37 +77,49 @@ pub const LINE_KEYS: [&str; 10] = [
     "text",
     "markdown",
     "page_type",
+    "classification_code",
+    "classification",
     "language",
     "metadata",
 ];
 
 impl<'a> PageLine<'a> {
-    /// The line of `page`, read as `raw`, with its topic content as `content` says; `url`
+    /// The line of `page`, read as `raw`, with its topic content as `content` says, classified
+    /// by `classifier` when there is one (as ingest's integration classifies it); `url`
     /// stands for the page's address when `raw` has none.
     pub fn new(
         raw: &'a RawPage,
         page: &'a Extraction,
         url: Option<&'a str>,
         content: LineContent,
+        classifier: Option<(ClassifierRef<'_>, &Analyzer)>,
     ) -> PageLine<'a> {
         let warc = raw.warc.as_deref();
-        let metadata = page.metadata();
+        let address = Some(raw.url.as_str()).filter(|u| !u.is_empty()).or(url);
+        // The topic page carries the page's metadata: read once, whichever way it goes.
+        let (metadata, page_type, classification) = match classifier {
+            Some((classifier, analyzer)) => {
+                let topic = TopicPage::of(page);
+                let (class, page_type) = classifier.classify_alone(address, &topic, analyzer);
+                (topic.metadata, page_type, Some(class))
+            }
+            None => (page.metadata(), page.cleaned.page_type, None),
+        };
         PageLine {
-            url: Some(raw.url.as_str())
-                .filter(|u| !u.is_empty())
-                .or(url)
-                .map(|u| {
-                    let tree = &page.tree;
-                    crate::known_address(u, tree.canonical.as_deref(), tree.og_url.as_deref())
-                        .map_or(Cow::Borrowed(u), Cow::Owned)
-                }),
+            url: address.map(|u| {
+                let tree = &page.tree;
+                crate::extract::known_address(u, tree.canonical.as_deref(), tree.og_url.as_deref())
+                    .map_or(Cow::Borrowed(u), Cow::Owned)
+            }),
             origin: &raw.origin,
             warc_record_id: warc.and_then(|w| w.record_id.as_deref()),
             warc_date: warc.and_then(|w| w.date.as_deref()),
             title: page.title_of(&metadata),
             text: (content == LineContent::Text).then_some(page.cleaned.topic_text.as_str()),
             markdown: (content == LineContent::Markdown).then(|| page.markdown()),
-            page_type: page.cleaned.page_type,
+            page_type,
+            classification_code: classification.as_ref().map(Classification::code),
+            classification,
             language: page.language(),
             metadata,
             fields: raw.fields.as_deref(),
