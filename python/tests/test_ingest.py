@@ -395,7 +395,7 @@ def test_ingest_keeps_each_pages_input_identity(tmp_path, ingested):
     # JSON Lines with other keys: the line's other fields go to the record, in their order.
     pages = tmp_path / "pages.jsonl"
     lines = []
-    for i, name in enumerate(["fieldnotes/lichens.html", "harbor-gazette/ferry.html"]):
+    for i, name in enumerate(["fieldnotes/lichens.html", "fieldnotes/moths.html"]):
         html = (SAMPLES / "sites" / name).read_text(encoding="utf-8")
         lines.append(json.dumps({"doc_id": f"d-{i}", "body": html, "link": url_of(name), "tags": ["a", i]}))
     pages.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -404,7 +404,7 @@ def test_ingest_keeps_each_pages_input_identity(tmp_path, ingested):
     assert summary["counters"]["kept"] == 2
     check_records(jsonl_out)
     records = list(docview.read_docviews(jsonl_out))
-    assert [r["identifier"] for r in records] == [url_of("fieldnotes/lichens.html"), url_of("harbor-gazette/ferry.html")]
+    assert [r["identifier"] for r in records] == [url_of("fieldnotes/lichens.html"), url_of("fieldnotes/moths.html")]
     assert [list(r["input_fields"].items()) for r in records] == [
         [("doc_id", "d-0"), ("tags", ["a", 0])],
         [("doc_id", "d-1"), ("tags", ["a", 1])],
