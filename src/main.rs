@@ -60,10 +60,11 @@ fn main() {
             }
             eprintln!("docview: {}", error_chain(&e));
             let interrupted = e.chain().any(|cause| {
-                matches!(
-                    cause.downcast_ref::<docview::pipeline::Error>(),
-                    Some(docview::pipeline::Error::Interrupted { .. })
-                )
+                cause.is::<interrupt::Stopped>()
+                    || matches!(
+                        cause.downcast_ref::<docview::pipeline::Error>(),
+                        Some(docview::pipeline::Error::Interrupted { .. })
+                    )
             });
             std::process::exit(if interrupted {
                 interrupt::INTERRUPTED_EXIT_CODE

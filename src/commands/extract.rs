@@ -2,9 +2,10 @@
 //! JSON report, the topic content page, Markdown), or, with `--format jsonl`, stream the pages
 //! of folders, WARCs and JSON Lines through the cleaner, one compact line each, in input order.
 
-use std::io::Write;
+use std::io::{ErrorKind, Write};
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
@@ -13,12 +14,13 @@ use docview::clean::{Cleaner, cleaner_with_model, topic_content_page};
 use docview::extract::{PageLimits, extract_page_in_site};
 use docview::input::{CrawlFormat, InputEvent, Inputs, JsonlKeys, RawPage, read_page_bytes};
 use docview::integrate::ClassifierRef;
-use docview::pipeline::ClassifierChoice;
+use docview::pipeline::{ClassifierChoice, Interrupt};
 use docview::records::{LineContent, PageLine};
 use docview::text::Analyzer;
 use rayon::prelude::*;
 
 use crate::flags::{ExtractArgs, Format};
+use crate::interrupt::Stopped;
 
 /// `docview extract`.
 pub fn run(args: ExtractArgs) -> Result<()> {
@@ -67,6 +69,21 @@ pub fn run(args: ExtractArgs) -> Result<()> {
         ),
         _ => None,
     };
+    // Ctrl-C while many pages go to a file stops after the batch at hand, the file left as it
+    // was (its temporary file removed).
+    let stop = Interrupt::new();
+    if let (Some(_), Some(path)) = (&inputs, &args.out) {
+        crate::interrupt::on_ctrl_c(
+            &stop,
+            crate::interrupt::Said {
+                stopping: format!("{} is left as it was", path.display()),
+                at_once: format!(
+                    "{} is left as it was, a temporary file beside it may stay",
+                    path.display()
+                ),
+            },
+        );
+    }
     let mut outcome = Ok(());
     let write = |out: &mut dyn Write| -> std::io::Result<()> {
         outcome = match inputs {
@@ -76,12 +93,17 @@ pub fn run(args: ExtractArgs) -> Result<()> {
                 cleaner.as_ref(),
                 classifier.as_ref(),
                 &limits,
+                &stop,
                 out,
             ),
             None => write_pages(&args, cleaner.as_ref(), &limits, out),
         };
-        // An output error ends the writing (and leaves no file); any other is told after.
+        // An output error or a stop ends the writing (and leaves no file); any other is told
+        // after.
         let output_error = outcome.as_ref().err().and_then(|e| {
+            if e.is::<Stopped>() {
+                return Some(std::io::Error::new(ErrorKind::Interrupted, e.to_string()));
+            }
             e.downcast_ref::<std::io::Error>()
                 .map(std::io::Error::kind)
                 .or_else(|| {
@@ -94,8 +116,12 @@ pub fn run(args: ExtractArgs) -> Result<()> {
     };
     match &args.out {
         Some(path) => {
-            // An output error first (it names the file), then the command's own.
-            write_out(path, write)?;
+            // A stop first, then an output error (it names the file), then the command's own.
+            let written = write_out(path, write);
+            if outcome.as_ref().is_err_and(|e| e.is::<Stopped>()) {
+                return outcome;
+            }
+            written?;
             outcome?;
         }
         None => {
@@ -239,6 +265,9 @@ const BATCH_PER_THREAD: usize = 32;
 /// a batch of large pages stays small in memory.
 const BATCH_BYTES_PER_THREAD: usize = 16 << 20;
 
+/// How often a wait for the next batch looks whether Ctrl-C asked to stop.
+const STOP_CHECK_EVERY: Duration = Duration::from_millis(100);
+
 /// How often a progress line is printed on standard error.
 const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 
@@ -258,12 +287,14 @@ struct Tally {
 /// Streams the pages of `inputs` through `cleaner`, one line each (classified by `classifier`
 /// and the name its lines give it, when there is one), in input order; reports the
 /// pages that could not be read or cleaned on standard error, and the counts at the end.
+/// Ends with [`Stopped`] after the batch at hand when `stop` is asked for.
 fn write_lines(
     args: &ExtractArgs,
     mut inputs: Inputs,
     cleaner: &dyn Cleaner,
     classifier: Option<&(Arc<PageClassifier>, String)>,
     limits: &PageLimits,
+    stop: &Interrupt,
     out: &mut dyn Write,
 ) -> Result<()> {
     let pool = docview::thread_pool(args.threads)?;
@@ -283,69 +314,86 @@ fn write_lines(
     let mut tally = Tally::default();
     // The next batch is read (files opened, gunzipped, WARC records parsed) on a thread of its
     // own while the workers clean this one, as ingest's reader does; one batch waits at most.
-    std::thread::scope(|scope| -> Result<()> {
-        let (batches, next_batch) = std::sync::mpsc::sync_channel::<Vec<InputEvent>>(1);
-        scope.spawn(move || {
-            loop {
-                let mut batch: Vec<InputEvent> = Vec::new();
-                let mut batch_bytes = 0usize;
-                while batch.len() < threads * BATCH_PER_THREAD
-                    && batch_bytes < threads * BATCH_BYTES_PER_THREAD
-                {
-                    let Some(event) = inputs.next() else { break };
-                    if let InputEvent::Page(raw) = &event {
-                        batch_bytes += raw.bytes.len();
-                    }
-                    batch.push(event);
+    // The thread is not waited for when the writing stops early (an error, a closed pipe,
+    // Ctrl-C): it may be blocked reading standard input, and ends with the process.
+    let (batches, next_batch) = std::sync::mpsc::sync_channel::<Vec<InputEvent>>(1);
+    let reader = std::thread::spawn(move || {
+        loop {
+            let mut batch: Vec<InputEvent> = Vec::new();
+            let mut batch_bytes = 0usize;
+            while batch.len() < threads * BATCH_PER_THREAD
+                && batch_bytes < threads * BATCH_BYTES_PER_THREAD
+            {
+                let Some(event) = inputs.next() else { break };
+                if let InputEvent::Page(raw) = &event {
+                    batch_bytes += raw.bytes.len();
                 }
-                // The end of the inputs, or the writer stopped (an error, a closed pipe).
-                if batch.is_empty() || batches.send(batch).is_err() {
-                    return;
-                }
+                batch.push(event);
             }
-        });
-        for batch in next_batch {
-            let lines = clean_batch(&pool, &batch, |raw| {
-                let page = extract_page_in_site(
-                    &raw.bytes,
-                    args.charset.as_deref().or(raw.http_charset.as_deref()),
-                    &raw.origin,
-                    Some(raw.url.as_str())
-                        .filter(|u| !u.is_empty())
-                        .or(args.url.as_deref()),
-                    cleaner,
-                    None,
-                    limits,
-                )?;
-                let classify = classifier.map(|c| (c, &analyzer));
-                let line = PageLine::new(raw, &page, args.url.as_deref(), content, classify);
-                Ok(line.to_json()?)
-            });
-            for (event, line) in batch.iter().zip(lines) {
-                match (event, line) {
-                    (InputEvent::Page(raw), Some(Ok(line))) => {
-                        writeln!(out, "{line}")?;
-                        tally.pages += 1;
-                        tally.bytes += raw.bytes.len() as u64;
-                    }
-                    (InputEvent::Page(raw), Some(Err(e))) => {
-                        eprintln!("docview: {}: {e}", raw.origin);
-                        tally.failed += 1;
-                    }
-                    (InputEvent::Malformed { origin, message }, _) => {
-                        eprintln!("docview: {origin}: {message}");
-                        tally.failed += 1;
-                    }
-                    _ => tally.skipped += 1,
-                }
-            }
-            if !args.quiet && last_progress.elapsed() >= PROGRESS_EVERY {
-                last_progress = Instant::now();
-                eprintln!("docview: extract: {}", summary(&tally, started.elapsed()));
+            // The end of the inputs, or the writer stopped.
+            if batch.is_empty() || batches.send(batch).is_err() {
+                return;
             }
         }
-        Ok(())
-    })?;
+    });
+    loop {
+        if stop.is_requested() {
+            let left = match &args.out {
+                Some(path) => format!("{} is left as it was", path.display()),
+                None => "the lines stop here".to_string(),
+            };
+            return Err(Stopped { left }.into());
+        }
+        let batch = match next_batch.recv_timeout(STOP_CHECK_EVERY) {
+            Ok(batch) => batch,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => {
+                // A reader that panicked ended the inputs early: say so rather than end well.
+                if reader.join().is_err() {
+                    bail!("reading the inputs failed (a bug: please report it)");
+                }
+                break;
+            }
+        };
+        let lines = clean_batch(&pool, &batch, |raw| {
+            let page = extract_page_in_site(
+                &raw.bytes,
+                args.charset.as_deref().or(raw.http_charset.as_deref()),
+                &raw.origin,
+                Some(raw.url.as_str())
+                    .filter(|u| !u.is_empty())
+                    .or(args.url.as_deref()),
+                cleaner,
+                None,
+                limits,
+            )?;
+            let classify = classifier.map(|c| (c, &analyzer));
+            let line = PageLine::new(raw, &page, args.url.as_deref(), content, classify);
+            Ok(line.to_json()?)
+        });
+        for (event, line) in batch.iter().zip(lines) {
+            match (event, line) {
+                (InputEvent::Page(raw), Some(Ok(line))) => {
+                    writeln!(out, "{line}")?;
+                    tally.pages += 1;
+                    tally.bytes += raw.bytes.len() as u64;
+                }
+                (InputEvent::Page(raw), Some(Err(e))) => {
+                    eprintln!("docview: {}: {e}", raw.origin);
+                    tally.failed += 1;
+                }
+                (InputEvent::Malformed { origin, message }, _) => {
+                    eprintln!("docview: {origin}: {message}");
+                    tally.failed += 1;
+                }
+                _ => tally.skipped += 1,
+            }
+        }
+        if !args.quiet && last_progress.elapsed() >= PROGRESS_EVERY {
+            last_progress = Instant::now();
+            eprintln!("docview: extract: {}", summary(&tally, started.elapsed()));
+        }
+    }
     if !args.quiet {
         eprintln!("docview: extract: {}", summary(&tally, started.elapsed()));
     }

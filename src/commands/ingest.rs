@@ -13,7 +13,13 @@ use crate::progress::Bar;
 pub fn run(args: IngestArgs) -> Result<()> {
     let bar = Bar::new(args.quiet, args.progress_every);
     let options = args.into_options()?;
-    crate::interrupt::on_ctrl_c(&options.interrupt);
+    crate::interrupt::on_ctrl_c(
+        &options.interrupt,
+        crate::interrupt::Said {
+            stopping: "what it did is made durable".to_string(),
+            at_once: "--resume continues from the last checkpoint".to_string(),
+        },
+    );
     let summary = ingest(&options, &bar)?;
     out!("{}", summary.render());
     refuse_unused_inputs(&summary.counters, &options.inputs, &options.out)

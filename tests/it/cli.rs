@@ -2243,3 +2243,72 @@ fn extract_keeps_one_copy_of_a_repeated_passage() {
     assert!(seen.len() >= 2, "{text}");
     assert!(twice.is_empty(), "paragraphs twice: {twice:?}");
 }
+
+/// Issue 43: Ctrl-C while `extract --format jsonl` writes a file stops it after the batch at
+/// hand with exit status 130, the file left as it was (new: not made; there: untouched) and
+/// no temporary file beside it. Standard input stays open, so the run is mid-way.
+#[cfg(unix)]
+#[test]
+fn ctrl_c_leaves_extracts_output_file_as_it_was() {
+    use std::time::{Duration, Instant};
+    let page =
+        std::fs::read_to_string(Path::new(SAMPLES).join("sites/fieldnotes/moths.html")).unwrap();
+    let line = serde_json::json!({"url": "http://a.example/moths", "html": page}).to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let listed = |dir: &Path| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    for before in [None, Some("lines of an earlier run\n")] {
+        let out = dir.path().join("pages.jsonl");
+        let _ = std::fs::remove_file(&out);
+        if let Some(text) = before {
+            std::fs::write(&out, text).unwrap();
+        }
+        let mut child = Command::new(DOCVIEW)
+            .args(["extract", "-", "--format", "jsonl", "--quiet", "--out"])
+            .arg(&out)
+            .stdin(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        for _ in 0..5 {
+            writeln!(stdin, "{line}").unwrap();
+        }
+        stdin.flush().unwrap();
+        // The temporary file is made once Ctrl-C is handled: wait for it.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while !listed(dir.path())
+            .iter()
+            .any(|n| n.starts_with(".docview-"))
+        {
+            assert!(Instant::now() < deadline, "no temporary file within 60 s");
+            assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let sent = Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        // Standard input is still open: the run stops without reading to its end.
+        let stopped = child.wait_with_output().unwrap();
+        drop(stdin);
+        let err = String::from_utf8_lossy(&stopped.stderr);
+        assert_eq!(stopped.status.code(), Some(130), "{err}");
+        assert!(err.contains("stopped by Ctrl-C"), "{err}");
+        assert!(err.contains("pages.jsonl is left as it was"), "{err}");
+        match before {
+            None => assert_eq!(listed(dir.path()), Vec::<String>::new()),
+            Some(text) => {
+                assert_eq!(listed(dir.path()), ["pages.jsonl"]);
+                assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+            }
+        }
+    }
+}
