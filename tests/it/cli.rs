@@ -2312,3 +2312,44 @@ fn ctrl_c_leaves_extracts_output_file_as_it_was() {
         }
     }
 }
+
+/// Issue 43: the plain text keeps a code block's tokens with the spaces and punctuation
+/// between them (linear.app's front page, whose token spans the cleaner decided out one by
+/// one: `importReactfromreact` before), and inline code with a class of its own stays in its
+/// sentence.
+#[test]
+fn plain_text_keeps_code_tokens_and_inline_code_in_their_lines() {
+    if let Some(page) = corpus_page("wcxb-dev/html/2834.html.gz") {
+        let text = extract(&[page.to_str().unwrap()]);
+        assert!(
+            text.contains("import React from 'react'"),
+            "{}",
+            &text[..text.len().min(2000)]
+        );
+        assert!(
+            text.contains("import { View, ActivityIndicator } from 'react-native'"),
+            "code tokens"
+        );
+        assert!(!text.contains("importReactfromreact"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("react.html");
+    std::fs::write(
+        &page,
+        "<html><head><title>Thinking in React</title></head><body><article><h1>Thinking in \
+         React</h1><p>The first paragraph says how a mockup becomes a hierarchy of components, \
+         one for each thing the interface shows, from the page down to each row.</p><p>The \
+         second paragraph explains the <code class=\"inline text-code\">ProductTable</code> \
+         component, which renders the products in rows grouped by their category.</p>\
+         </article></body></html>",
+    )
+    .unwrap();
+    let text = extract(&[page.to_str().unwrap()]);
+    assert!(
+        text.contains(
+            "The second paragraph explains the ProductTable component, which renders the \
+             products in rows grouped by their category."
+        ),
+        "{text}"
+    );
+}

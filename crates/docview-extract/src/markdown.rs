@@ -197,14 +197,23 @@ impl<'t> Renderer<'t> {
         for item in &self.tree.node(id).items {
             match *item {
                 Item::Child(child) => {
-                    let show = self.show(child);
-                    if show == Show::Nothing {
+                    let flow = self.tree.node(child).flow;
+                    // An inline node of its own is shown as its parent's text is (as the
+                    // plain text does: `docview_page::render::walk`), unless hidden.
+                    let child_show = if flow != Flow::Block && show == Show::All {
+                        match self.show(child) {
+                            Show::Nothing if self.tree.node(child).hidden => Show::Nothing,
+                            _ => Show::All,
+                        }
+                    } else {
+                        self.show(child)
+                    };
+                    if child_show == Show::Nothing {
                         continue;
                     }
-                    let flow = self.tree.node(child).flow;
                     if flow != Flow::Block {
                         let code = code || flow == Flow::InlineCode;
-                        self.items(child, show, code, inline, para, out);
+                        self.items(child, child_show, code, inline, para, out);
                         continue;
                     }
                     self.end_line(inline, para, out);

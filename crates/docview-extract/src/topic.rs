@@ -160,7 +160,7 @@ fn lines(tree: &TagTree, root: NodeId, show: &dyn Fn(NodeId) -> Show) -> Vec<Lin
             }
             line.text.push_str(text);
         }
-        Step::Break | Step::Image(_) | Step::Child { .. } | Step::End => {
+        Step::Break | Step::Image(_) | Step::Child { .. } | Step::End { .. } => {
             end_line(&mut line, &mut out)
         }
     });

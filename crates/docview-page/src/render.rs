@@ -1,7 +1,7 @@
 //! Rendering a subtree of the tag tree as plain text: headings and list items on lines of their
 //! own, blocks separated by blank lines, like the `main_content` of the evaluation corpora.
 
-use super::{Item, NodeId, Style, TagTree};
+use super::{Flow, Item, NodeId, Style, TagTree};
 
 /// Text of a subtree, as paragraphs.
 #[derive(Debug, Clone, Default)]
@@ -81,9 +81,15 @@ pub enum Step<'t> {
     Child {
         /// Whether the walk goes into it.
         shown: bool,
+        /// Whether it is an inline node of its own ([`Flow`] not a block): a part of its
+        /// parent's line, not a paragraph.
+        inline: bool,
     },
     /// The end of a block the walk went into.
-    End,
+    End {
+        /// Whether it is an inline node of its own.
+        inline: bool,
+    },
 }
 
 /// Walks the subtree under `root`, asking `show` about each block (hidden blocks are never
@@ -105,7 +111,8 @@ pub fn walk<'t>(
     };
     while let Some((id, own, pos)) = stack.pop() {
         let Some(item) = tree.node(id).items.get(pos) else {
-            visit(Step::End);
+            let inline = tree.node(id).flow != Flow::Block;
+            visit(Step::End { inline });
             continue;
         };
         stack.push((id, own, pos + 1));
@@ -119,15 +126,26 @@ pub fn walk<'t>(
                 visit(Step::Image(own.then(|| tree.slice(start, end))));
             }
             Item::Child(child) => {
-                let shown = !tree.node(child).hidden
-                    && match show(child) {
+                let node = tree.node(child);
+                // An inline element made a node of its own (for its name or its hiding) is a
+                // part of its parent's line: shown as its parent's own text is, whatever was
+                // decided of it (a code token's span, a `<span class="author">` in a
+                // sentence), unless hidden.
+                let inline = node.flow != Flow::Block;
+                let show = if inline && own {
+                    Show::All
+                } else {
+                    show(child)
+                };
+                let shown = !node.hidden
+                    && match show {
                         Show::Nothing => false,
                         s => {
                             stack.push((child, s == Show::All, 0));
                             true
                         }
                     };
-                visit(Step::Child { shown });
+                visit(Step::Child { shown, inline });
             }
         }
     }
@@ -150,8 +168,9 @@ pub fn render(
             w.push(alt);
             w.end_line();
         }
-        Step::Image(_) | Step::Child { shown: false } => {}
-        Step::Child { shown: true } | Step::End => w.end_paragraph(),
+        Step::Image(_) | Step::Child { shown: false, .. } | Step::Child { inline: true, .. } => {}
+        Step::End { inline: true } => {}
+        Step::Child { shown: true, .. } | Step::End { inline: false } => w.end_paragraph(),
     });
     w.end_paragraph();
     w.out
@@ -168,5 +187,66 @@ pub fn escape_html_into(out: &mut String, text: &str) {
             '"' => out.push_str("&quot;"),
             c => out.push(c),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build;
+
+    /// The text of `html` with every node but the root left out by `show`, as a cleaner that
+    /// kept only the paragraph's block would have it.
+    fn kept_root_only(html: &str) -> String {
+        let tree = build(html);
+        let root = tree.root().unwrap();
+        // The paragraph is the block that holds the text: keep it and its ancestors, decide
+        // every other node out.
+        let p = tree.nodes.iter().position(|n| &*n.tag == "p").unwrap() as NodeId;
+        let mut kept = vec![false; tree.nodes.len()];
+        let mut at = Some(p);
+        while let Some(id) = at {
+            kept[id as usize] = true;
+            at = tree.node(id).parent;
+        }
+        let show = |id: NodeId| {
+            if kept[id as usize] {
+                Show::All
+            } else {
+                Show::Nothing
+            }
+        };
+        render(&tree, root, false, &show).text()
+    }
+
+    #[test]
+    fn an_inline_node_of_its_own_stays_on_its_parents_line_whatever_was_decided_of_it() {
+        // Issue 43: inline code with a class of its own was a paragraph of its own.
+        let text = kept_root_only(
+            "<body><p>The second paragraph explains the <code class=\"inline text-code\">\
+             ProductTable</code> component, which lists the products.</p></body>",
+        );
+        assert_eq!(
+            text,
+            "The second paragraph explains the ProductTable component, which lists the products."
+        );
+        // A code block's token spans, named by a class, are the code's own text.
+        let text = kept_root_only(
+            "<body><p><span class=\"code-diff_keyword\">import</span><span \
+             class=\"code-diff_text\"> { </span><span class=\"code-diff_variable\">View</span>\
+             <span class=\"code-diff_text\"> } </span><span class=\"code-diff_keyword\">from\
+             </span><span class=\"code-diff_text\"> '</span>react<span \
+             class=\"code-diff_text\">'</span></p></body>",
+        );
+        assert_eq!(text, "import { View } from 'react'");
+        // A hidden one stays out (in a paragraph long enough for its hiding to count).
+        let text = kept_root_only(
+            "<body><p>Read the <span class=\"sr-only\">screen reader </span>guide, which says \
+             how to set up the device and what each of its buttons does.</p></body>",
+        );
+        assert_eq!(
+            text,
+            "Read the guide, which says how to set up the device and what each of its buttons does."
+        );
     }
 }
