@@ -94,6 +94,9 @@ class Extractor:
         classify: bool = True,
         max_page_mb: Optional[int] = None,
         max_page_tags: Optional[int] = None,
+        tables: bool = True,
+        links: bool = True,
+        images: bool = True,
     ) -> None:
         """classify=False skips the page-type classifier: page_type is then the cleaner's own
         and classification None (the work of `docview extract`, for bulk cleaning)."""
@@ -143,6 +146,9 @@ def extract(
     charset: Optional[str] = None,
     max_page_mb: Optional[int] = None,
     max_page_tags: Optional[int] = None,
+    tables: bool = True,
+    links: bool = True,
+    images: bool = True,
 ) -> Extraction:
     """Cleans one page down to its topic content."""
 

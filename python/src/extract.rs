@@ -13,7 +13,7 @@ use docview_clean::{
 };
 use docview_collection::integrate::ClassifierRef;
 use docview_extract::topic::TopicPage;
-use docview_extract::{PageLimits, extract_page_in_site};
+use docview_extract::{Keep, PageLimits, extract_page_in_site};
 use docview_pipeline::ClassifierChoice;
 use docview_text::Analyzer;
 
@@ -109,6 +109,8 @@ struct PagePath {
     analyzer: Analyzer,
     /// Where a page is cut.
     limits: PageLimits,
+    /// What the text and Markdown keep of tables, links and images.
+    keep: Keep,
 }
 
 /// A whole-number argument `name` of at least `least`, as a `usize`; a smaller one is an
@@ -159,10 +161,12 @@ impl PagePath {
         favor_name: &str,
         classify: bool,
         limits: PageLimits,
+        keep: Keep,
     ) -> Result<PagePath> {
         let favor = favor(favor_name)?;
         Ok(PagePath {
             limits,
+            keep,
             cleaner: cleaner_with_model(cleaner_kind(name)?, model, favor)?,
             favor,
             classifier: if classify {
@@ -263,8 +267,8 @@ fn extract_one(
         let page = extract_page_in_site(bytes, charset, input, url, cleaner, None, &path.limits)?;
         let report = (format == Format::Json || blocks).then(|| page.report(input, url, cleaner));
         let content = match format {
-            Format::Text => page.cleaned.topic_text.clone(),
-            Format::Markdown => docview_extract::to_markdown(&page),
+            Format::Text => page.text_keeping(path.keep).into_owned(),
+            Format::Markdown => page.markdown_keeping(path.keep),
             Format::Html => topic_content_page(&page.tree, &page.cleaned),
             Format::Json => match &report {
                 Some(report) => serde_json::to_string(report).map_err(|source| Error::Json {
@@ -596,8 +600,10 @@ impl Extraction {
 /// as `--favor`. blocks=True also fills Extraction.blocks with every block and its verdict. charset names
 /// the charset the bytes were served with (an HTTP Content-Type charset; an unknown label is an
 /// ArgumentError). max_page_mb (8) and max_page_tags (500000) cut a larger page there, as
-/// `--max-page-mb` and `--max-page-tags` do (Extraction.truncated says so). html may be str,
-/// bytes, bytearray or a memoryview.
+/// `--max-page-mb` and `--max-page-tags` do (Extraction.truncated says so). tables=False,
+/// links=False and images=False leave the data tables out of the text and Markdown, and the
+/// links' addresses and the images out of the Markdown, as `--no-tables`, `--no-links` and
+/// `--no-images` do. html may be str, bytes, bytearray or a memoryview.
 ///
 /// Returns an Extraction: the topic content as plain text (.text) and in the format asked
 /// for (.content), the page's title, its type as the DocView record gives it (.page_type:
@@ -608,8 +614,8 @@ impl Extraction {
 /// no page (empty, binary), naming the url when given. Releases the GIL while it works.
 #[pyfunction]
 #[pyo3(
-    signature = (html, url=None, *, format="text".to_string(), cleaner=DEFAULT_CLEANER.to_string(), favor="balanced".to_string(), blocks=false, charset=None, max_page_mb=None, max_page_tags=None),
-    text_signature = "(html, url=None, *, format='text', cleaner='learned', favor='balanced', blocks=False, charset=None, max_page_mb=None, max_page_tags=None)"
+    signature = (html, url=None, *, format="text".to_string(), cleaner=DEFAULT_CLEANER.to_string(), favor="balanced".to_string(), blocks=false, charset=None, max_page_mb=None, max_page_tags=None, tables=true, links=true, images=true),
+    text_signature = "(html, url=None, *, format='text', cleaner='learned', favor='balanced', blocks=False, charset=None, max_page_mb=None, max_page_tags=None, tables=True, links=True, images=True)"
 )]
 // Python's keyword arguments, one parameter each.
 #[allow(clippy::too_many_arguments)]
@@ -624,25 +630,34 @@ pub fn extract(
     charset: Option<String>,
     max_page_mb: Option<i64>,
     max_page_tags: Option<i64>,
+    tables: bool,
+    links: bool,
+    images: bool,
 ) -> PyResult<Extraction> {
     let format = Format::parse(&format).map_err(|e| e.into_pyerr(py))?;
     let limits = page_limits(max_page_mb, max_page_tags).map_err(|e| e.into_pyerr(py))?;
+    let keep = Keep {
+        tables,
+        links,
+        images,
+    };
     let path =
-        PagePath::load(&cleaner, None, &favor, true, limits).map_err(|e| e.into_pyerr(py))?;
+        PagePath::load(&cleaner, None, &favor, true, limits, keep).map_err(|e| e.into_pyerr(py))?;
     extract_with(py, &path, html, url, format, blocks, charset)
 }
 
 /// A cleaner loaded once, to clean many pages.
 ///
 /// Extractor(cleaner="learned", model=None, *, format="text", favor="balanced", classify=True,
-/// max_page_mb=None, max_page_tags=None):
+/// max_page_mb=None, max_page_tags=None, tables=True, links=True, images=True):
 /// cleaner is one of docview.CLEANERS; model a block model file from `docview train-cleaner`
 /// for the learned cleaner (default: the model inside the module); format the default format
 /// of extract(); favor what the learned cleaner favours ("precision", "balanced", "recall", as
 /// `--favor`);
 /// classify=False skips the page-type classifier (page_type is then the cleaner's own and
 /// classification None): the work of `docview extract`, for bulk cleaning; max_page_mb and
-/// max_page_tags the page limits, as extract()'s.
+/// max_page_tags the page limits, and tables, links and images what the text and Markdown
+/// keep, as extract()'s.
 ///
 /// extract() releases the GIL while it works, and one Extractor may be shared by any number
 /// of threads: each call is independent and gives what a call alone gives.
@@ -656,7 +671,7 @@ pub struct Extractor {
 #[pymethods]
 impl Extractor {
     #[new]
-    #[pyo3(signature = (cleaner=DEFAULT_CLEANER.to_string(), model=None, *, format="text".to_string(), favor="balanced".to_string(), classify=true, max_page_mb=None, max_page_tags=None))]
+    #[pyo3(signature = (cleaner=DEFAULT_CLEANER.to_string(), model=None, *, format="text".to_string(), favor="balanced".to_string(), classify=true, max_page_mb=None, max_page_tags=None, tables=true, links=true, images=true))]
     // Python's keyword arguments, one parameter each.
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -668,11 +683,19 @@ impl Extractor {
         classify: bool,
         max_page_mb: Option<i64>,
         max_page_tags: Option<i64>,
+        tables: bool,
+        links: bool,
+        images: bool,
     ) -> PyResult<Self> {
         let format = Format::parse(&format).map_err(|e| e.into_pyerr(py))?;
         let limits = page_limits(max_page_mb, max_page_tags).map_err(|e| e.into_pyerr(py))?;
+        let keep = Keep {
+            tables,
+            links,
+            images,
+        };
         let path = py
-            .detach(|| PagePath::load(&cleaner, model.as_deref(), &favor, classify, limits))
+            .detach(|| PagePath::load(&cleaner, model.as_deref(), &favor, classify, limits, keep))
             .map_err(|e| e.into_pyerr(py))?;
         Ok(Extractor {
             path,

@@ -423,3 +423,32 @@ def test_page_limits_cut_a_page_as_the_command_does(page_by_file):
     cut = docview.extract(page["bytes"], page["url"], max_page_tags=20)
     assert cut.truncated is not None and "20 elements" in cut.truncated, cut.truncated
     assert docview.Extractor(max_page_tags=20).extract(page["bytes"], page["url"]).truncated == cut.truncated
+
+
+PRICES = (
+    "<html><head><title>Prices</title></head><body><main><article><h1>Prices</h1>"
+    "<p>Here are the prices of fruit in our shop this week, as listed by the grocer on the "
+    '<a href="/board">board outside</a>, beside the stall <img src="/stall.jpg" '
+    'alt="The stall"> on the square.</p><table><tr><th>Name</th><th>Price</th></tr>'
+    "<tr><td>Apple</td><td>$1</td></tr><tr><td>Pear</td><td>2 EUR</td></tr></table>"
+    "<p>Come early on Saturdays: the figs sell out before noon, and the pears soon after "
+    "them, every week of the season.</p></article></main></body></html>"
+)
+
+
+def test_tables_links_and_images_can_be_left_out():
+    url = "https://shop.example/prices"
+    full = docview.extract(PRICES, url, format="markdown")
+    assert "[board outside](https://shop.example/board)" in full.content
+    assert "![The stall](https://shop.example/stall.jpg)" in full.content
+    assert "| Apple | $1 |" in full.content
+    bare = docview.extract(PRICES, url, format="markdown", tables=False, links=False, images=False)
+    assert "the grocer on the board outside, beside the stall" in bare.content
+    assert "](" not in bare.content and "Apple" not in bare.content
+    assert "Come early on Saturdays" in bare.content
+    # The plain text loses the table; an Extractor keeps what it was made with.
+    assert "Apple" in docview.extract(PRICES, url).content
+    extractor = docview.Extractor(tables=False)
+    text = extractor.extract(PRICES, url).content
+    assert "Apple" not in text and "Come early" in text
+    assert "[board outside]" in extractor.extract(PRICES, url, format="markdown").content

@@ -42,6 +42,24 @@ pub fn run(args: ExtractArgs) -> Result<()> {
             bail!("{flag} goes with --format jsonl, which reads crawl files; give --format jsonl");
         }
     }
+    let keep_flags = [
+        ("--no-tables", args.no_tables),
+        ("--no-links", args.no_links),
+        ("--no-images", args.no_images),
+    ];
+    if !matches!(args.format, Format::Text | Format::Markdown | Format::Jsonl)
+        && let Some((flag, _)) = keep_flags.iter().find(|(_, given)| *given)
+    {
+        bail!(
+            "{flag} shapes the text or Markdown of --format text, markdown or jsonl; the {} \
+             output keeps the page as the cleaner saw it",
+            if args.format == Format::Json {
+                "json"
+            } else {
+                "html"
+            }
+        );
+    }
     if args.with_metadata && !matches!(args.format, Format::Text | Format::Markdown) {
         bail!(
             "--with-metadata puts the metadata before --format text or markdown; a jsonl line has \
@@ -172,6 +190,7 @@ fn write_pages(
 ) -> Result<()> {
     let mut failed = 0usize;
     let headers = args.pages.len() > 1;
+    let keep = args.keep();
     for (i, path) in args.pages.iter().enumerate() {
         let name = path.display().to_string();
         let page = read_page_bytes(path)
@@ -221,10 +240,10 @@ fn write_pages(
                 if headers {
                     header(out, i, &name)?;
                     write!(out, "{}", escape_headers(&front))?;
-                    writeln!(out, "{}", escape_headers(&page.cleaned.topic_text))?;
+                    writeln!(out, "{}", escape_headers(&page.text_keeping(keep)))?;
                 } else {
                     write!(out, "{front}")?;
-                    writeln!(out, "{}", page.cleaned.topic_text)?;
+                    writeln!(out, "{}", page.text_keeping(keep))?;
                 }
             }
             Format::Json => {
@@ -239,10 +258,10 @@ fn write_pages(
                 if headers {
                     header(out, i, &name)?;
                     write!(out, "{}", escape_headers(&front))?;
-                    write!(out, "{}", escape_headers(&page.markdown()))?;
+                    write!(out, "{}", escape_headers(&page.markdown_keeping(keep)))?;
                 } else {
                     write!(out, "{front}")?;
-                    write!(out, "{}", page.markdown())?;
+                    write!(out, "{}", page.markdown_keeping(keep))?;
                 }
             }
             Format::Jsonl => bail!("--format jsonl is written line by line, not page by page"),
@@ -304,6 +323,7 @@ fn write_lines(
         model: model.as_ref(),
         name: name.as_str(),
     });
+    let keep = args.keep();
     let content = if args.markdown {
         LineContent::Markdown
     } else {
@@ -368,7 +388,7 @@ fn write_lines(
                 limits,
             )?;
             let classify = classifier.map(|c| (c, &analyzer));
-            let line = PageLine::new(raw, &page, args.url.as_deref(), content, classify);
+            let line = PageLine::new(raw, &page, args.url.as_deref(), content, keep, classify);
             Ok(line.to_json()?)
         });
         for (event, line) in batch.iter().zip(lines) {

@@ -75,6 +75,17 @@ pub struct ExtractArgs {
     /// trafilatura's `--with-metadata` writes it. A jsonl line has it in `metadata`.
     #[arg(long)]
     pub with_metadata: bool,
+    /// With --format text, markdown or jsonl: leave the data tables out (the tables the
+    /// Markdown sets as tables; a table that lays the page out stays), as trafilatura's
+    /// `--no-tables`.
+    #[arg(long)]
+    pub no_tables: bool,
+    /// With --format markdown (or jsonl --markdown): a link's text without its address.
+    #[arg(long)]
+    pub no_links: bool,
+    /// With --format markdown (or jsonl --markdown): no images.
+    #[arg(long)]
+    pub no_images: bool,
     /// Write the output to FILE instead of standard output: a regular file (or the one a link
     /// names) is replaced only once complete, so an interrupted run leaves no half-written
     /// file; a device or named pipe is written in place.

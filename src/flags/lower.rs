@@ -7,7 +7,7 @@ use docview::classifier::{Params, TreeParams};
 use docview::classify::{Method, Source};
 use docview::clean::{MAX_TREE_DEPTH, TrainParams};
 use docview::compare::CompareOptions;
-use docview::extract::PageLimits;
+use docview::extract::{Keep, PageLimits};
 use docview::index::IndexKind;
 use docview::input::JsonlKeys;
 use docview::integrate::IntegrateParams;
@@ -18,6 +18,7 @@ use docview::stats::StopwordParams;
 
 use super::classify::{ClassifyMethod, ClassifyOpts};
 use super::compare::CompareArgs;
+use super::extract::ExtractArgs;
 use super::ingest::{IngestArgs, ReplicaDetection};
 use super::limits::LimitArgs;
 use super::query::IndexArg;
@@ -89,6 +90,17 @@ impl From<BenchmarkRules> for Rules {
         match rules {
             BenchmarkRules::Paper => Rules::Paper,
             BenchmarkRules::Transplant => Rules::Transplant,
+        }
+    }
+}
+
+impl ExtractArgs {
+    /// What the text and Markdown keep (`--no-tables`, `--no-links`, `--no-images`).
+    pub fn keep(&self) -> Keep {
+        Keep {
+            tables: !self.no_tables,
+            links: !self.no_links,
+            images: !self.no_images,
         }
     }
 }

@@ -2353,3 +2353,87 @@ fn plain_text_keeps_code_tokens_and_inline_code_in_their_lines() {
         "{text}"
     );
 }
+
+/// Issue 43, item 3: `--no-tables`, `--no-links` and `--no-images` leave the data tables, the
+/// links' addresses and the images out of the text and Markdown, in `--format jsonl` too, and
+/// are refused where they shape nothing.
+#[test]
+fn no_tables_links_or_images_leave_them_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("prices.html");
+    std::fs::write(
+        &page,
+        "<html><head><title>Prices</title></head><body><main><article><h1>Prices</h1>\
+         <p>Here are the prices of fruit in our shop this week, as listed by the grocer on the \
+         <a href=\"/board\">board outside</a>, beside the stall <img src=\"/stall.jpg\" \
+         alt=\"The stall\"> on the square.</p><table><tr><th>Name</th><th>Price</th></tr>\
+         <tr><td>Apple</td><td>$1</td></tr><tr><td>Pear</td><td>2 EUR</td></tr></table>\
+         <p>Come early on Saturdays: the figs sell out before noon, and the pears soon after \
+         them, every week of the season.</p></article></main></body></html>",
+    )
+    .unwrap();
+    let page = page.to_str().unwrap();
+    let url = "https://shop.example/prices";
+    let all = extract(&[page, "--format", "markdown", "--url", url]);
+    assert!(
+        all.contains("[board outside](https://shop.example/board)"),
+        "{all}"
+    );
+    assert!(
+        all.contains("![The stall](https://shop.example/stall.jpg)"),
+        "{all}"
+    );
+    assert!(all.contains("| Apple | $1 |"), "{all}");
+    let bare = extract(&[
+        page,
+        "--format",
+        "markdown",
+        "--url",
+        url,
+        "--no-tables",
+        "--no-links",
+        "--no-images",
+    ]);
+    assert!(
+        bare.contains("the grocer on the board outside, beside the stall"),
+        "{bare}"
+    );
+    assert!(
+        !bare.contains("](") && !bare.contains('|') && !bare.contains("Apple"),
+        "{bare}"
+    );
+    assert!(bare.contains("Come early on Saturdays"), "{bare}");
+    // One at a time: each leaves only its own out.
+    let no_links = extract(&[page, "--format", "markdown", "--url", url, "--no-links"]);
+    assert!(no_links.contains("![The stall]") && no_links.contains("| Apple |"));
+    assert!(!no_links.contains("[board outside]"), "{no_links}");
+    // The plain text loses the table; its links and images were never in it.
+    let text = extract(&[page]);
+    assert!(text.contains("Apple"), "{text}");
+    let text = extract(&[page, "--no-tables"]);
+    assert!(
+        !text.contains("Apple") && text.contains("Come early"),
+        "{text}"
+    );
+    // A jsonl line alike.
+    let line = &json_lines(&extract(&[
+        page,
+        "--format",
+        "jsonl",
+        "--markdown",
+        "--no-tables",
+        "--no-links",
+    ]))[0];
+    let markdown = line["markdown"].as_str().unwrap();
+    assert!(
+        !markdown.contains("Apple") && !markdown.contains("[board"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("![The stall]"), "{markdown}");
+    let line = &json_lines(&extract(&[page, "--format", "jsonl", "--no-tables"]))[0];
+    assert!(!line["text"].as_str().unwrap().contains("Apple"), "{line}");
+    // The json report and the topic content page keep the page as the cleaner saw it.
+    let out = run(&["extract", page, "--format", "json", "--no-links"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--no-links"), "{}", stderr(&out));
+}

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use docview_clean::{Cleaned, Cleaner, SiteModel, Verdict};
 use docview_input::{CharsetSource, MAX_PAGE_BYTES, decode_html, looks_binary};
 use docview_measure::{FeatureVector, feature_vector};
-use docview_page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
+use docview_page::{Hint, NodeId, PageType, Show, TagTree, build, tag_limit_offset};
 use docview_text::{Analyzer, Language, count_tokens, detect_language, language_from_tag};
 mod address;
 mod error;
@@ -20,7 +20,7 @@ pub mod topic;
 
 pub use address::{declared_address, known_address};
 pub use error::{Error, NotAPage, Result};
-pub use markdown::to_markdown;
+pub use markdown::{Keep, to_markdown};
 pub use metadata::{
     Day, MetaSource, Metadata, SiteNames, Sourced, SourcedList, cut_site_name, iso_date,
     metadata_of, today,
@@ -501,6 +501,34 @@ impl Extraction {
     /// The topic content as Markdown ([`to_markdown`]).
     pub fn markdown(&self) -> String {
         to_markdown(self)
+    }
+
+    /// The topic content as Markdown, keeping what `keep` says.
+    pub fn markdown_keeping(&self, keep: Keep) -> String {
+        markdown::markdown_of(&self.tree, &self.cleaned, keep)
+    }
+
+    /// The topic content as plain text, keeping what `keep` says (of which only tables
+    /// matter to plain text): the cleaner's text, or its blocks rendered again without the
+    /// data tables ([`Keep::tables`]) when it holds any.
+    pub fn text_keeping(&self, keep: Keep) -> std::borrow::Cow<'_, str> {
+        let cleaned = &self.cleaned;
+        let (Some(root), false) = (cleaned.topic_root, keep.tables) else {
+            return std::borrow::Cow::Borrowed(&cleaned.topic_text);
+        };
+        let tables = markdown::data_tables(&self.tree, cleaned);
+        if tables.is_empty() {
+            return std::borrow::Cow::Borrowed(&cleaned.topic_text);
+        }
+        let image_page = cleaned.page_type == PageType::Image;
+        let rendered = docview_page::render(&self.tree, root, image_page, &|id| match cleaned
+            .decisions
+            .get(id as usize)
+        {
+            Some(d) if !tables.contains(&id) => d.show(),
+            _ => Show::Nothing,
+        });
+        std::borrow::Cow::Owned(rendered.text())
     }
 }
 

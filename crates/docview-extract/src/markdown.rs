@@ -5,6 +5,8 @@
 //! and images with absolute URLs (resolved against the page's URL, or its declared address, and
 //! its `<base href>`). A table that lays a page out (a cell holding a list, a code block, another
 //! table, or several paragraphs) is rendered as the blocks it holds, not as a table.
+//! [`Keep`] leaves the data tables, the links' addresses or the images out (`--no-tables`,
+//! `--no-links`, `--no-images`), of the Markdown and, for tables, of the plain text too.
 
 use docview_clean::Cleaned;
 use docview_page::{Flow, Item, NodeId, Show, Style, TagTree};
@@ -12,13 +14,41 @@ use url::Url;
 
 use crate::Extraction;
 
-/// The topic content of `page` as Markdown (empty when the cleaner kept nothing).
-pub fn to_markdown(page: &Extraction) -> String {
-    markdown_of(&page.tree, &page.cleaned)
+/// What a rendering of the topic content keeps beside its text, as trafilatura's
+/// `include_tables`, `include_links` and `include_images` say: everything by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Keep {
+    /// Data tables (those the Markdown sets as tables; a table that lays a page out is its
+    /// blocks, and stays). Without them the plain text and the Markdown leave them out.
+    pub tables: bool,
+    /// Links: without them the Markdown keeps a link's text, not its address.
+    pub links: bool,
+    /// Images: without them the Markdown has none.
+    pub images: bool,
 }
 
-/// [`to_markdown`] of a tree and what a cleaner kept of it.
-pub(crate) fn markdown_of(tree: &TagTree, cleaned: &Cleaned) -> String {
+impl Keep {
+    /// Everything.
+    pub const ALL: Keep = Keep {
+        tables: true,
+        links: true,
+        images: true,
+    };
+}
+
+impl Default for Keep {
+    fn default() -> Keep {
+        Keep::ALL
+    }
+}
+
+/// The topic content of `page` as Markdown (empty when the cleaner kept nothing).
+pub fn to_markdown(page: &Extraction) -> String {
+    markdown_of(&page.tree, &page.cleaned, Keep::ALL)
+}
+
+/// [`to_markdown`] of a tree and what a cleaner kept of it, keeping what `keep` says.
+pub(crate) fn markdown_of(tree: &TagTree, cleaned: &Cleaned, keep: Keep) -> String {
     let Some(root) = cleaned.topic_root else {
         return String::new();
     };
@@ -26,6 +56,7 @@ pub(crate) fn markdown_of(tree: &TagTree, cleaned: &Cleaned) -> String {
         tree,
         cleaned,
         base: base_url(tree),
+        keep,
     };
     let mut blocks = Vec::new();
     if !matches!(r.show(root), Show::Nothing) {
@@ -61,6 +92,25 @@ struct Renderer<'t> {
     tree: &'t TagTree,
     cleaned: &'t Cleaned,
     base: Option<Url>,
+    keep: Keep,
+}
+
+/// The data tables of the topic content of `tree` as `cleaned` keeps it: the `<table>`
+/// blocks its Markdown sets as tables, in document order.
+pub(crate) fn data_tables(tree: &TagTree, cleaned: &Cleaned) -> Vec<NodeId> {
+    let r = Renderer {
+        tree,
+        cleaned,
+        base: None,
+        keep: Keep::ALL,
+    };
+    (0..tree.nodes.len() as NodeId)
+        .filter(|&id| {
+            tree.node(id).tag.as_ref() == "table"
+                && r.show(id) != Show::Nothing
+                && r.table(id).is_some()
+        })
+        .collect()
 }
 
 /// The inline content of one block being written: lines of the current paragraph.
@@ -155,7 +205,9 @@ impl<'t> Renderer<'t> {
             }
             "table" => {
                 if let Some(table) = self.table(id) {
-                    out.push(table);
+                    if self.keep.tables {
+                        out.push(table);
+                    }
                     return;
                 }
             }
@@ -198,9 +250,10 @@ impl<'t> Renderer<'t> {
             match *item {
                 Item::Child(child) => {
                     let flow = self.tree.node(child).flow;
-                    // An inline node of its own is shown as its parent's text is (as the
-                    // plain text does: `docview_page::render::walk`), unless hidden.
-                    let child_show = if flow != Flow::Block && show == Show::All {
+                    // Inline code is shown as its parent's text is (as the plain text does:
+                    // `docview_page::render::walk`), unless hidden.
+                    let child_show = if show == Show::All && self.tree.node(child).is_inline_code()
+                    {
                         match self.show(child) {
                             Show::Nothing if self.tree.node(child).hidden => Show::Nothing,
                             _ => Show::All,
@@ -256,7 +309,7 @@ impl<'t> Renderer<'t> {
             self.end_line(inline, para, out);
         }
         inline.heading = style.heading;
-        let link = if style.anchor {
+        let link = if style.anchor && self.keep.links {
             self.link_at(start)
         } else {
             None
@@ -331,6 +384,9 @@ impl<'t> Renderer<'t> {
     }
 
     fn image(&self, alt: &str, src: u32) -> Option<String> {
+        if !self.keep.images {
+            return None;
+        }
         let src = self.tree.images.get(src as usize)?;
         let url = resolve(self.base.as_ref(), src).filter(|u| !u.starts_with("data:"))?;
         Some(format!("![{}]({url})", escape(alt)))
@@ -662,7 +718,7 @@ mod tests {
             .collect();
         let weights = vec![1.0; tree.nodes.len()];
         let cleaned = Cleaned::rendered(&tree, PageType::Topic, 0, decisions, weights);
-        markdown_of(&tree, &cleaned)
+        markdown_of(&tree, &cleaned, Keep::ALL)
     }
 
     const FILLER: &str = "<p>The harbor board met on Tuesday evening to hear the engineers' \

@@ -232,6 +232,21 @@ impl Node {
     pub fn is_leaf(&self) -> bool {
         self.children.is_empty()
     }
+
+    /// True when the node is a piece of code set inline, made a node of its own for its name
+    /// (`<code class="inline text-code">`, a code listing's token `<span class="keyword">`):
+    /// its text is its parent's, never boilerplate of its own, so renderings show it as they
+    /// show its parent's text.
+    pub fn is_inline_code(&self) -> bool {
+        match self.flow {
+            Flow::InlineCode => true,
+            Flow::Inline => self
+                .items
+                .iter()
+                .any(|i| matches!(i, Item::Text { style, .. } if style.code)),
+            Flow::Block => false,
+        }
+    }
 }
 
 /// The markup tag tree of one page.

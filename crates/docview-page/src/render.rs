@@ -1,7 +1,7 @@
 //! Rendering a subtree of the tag tree as plain text: headings and list items on lines of their
 //! own, blocks separated by blank lines, like the `main_content` of the evaluation corpora.
 
-use super::{Flow, Item, NodeId, Style, TagTree};
+use super::{Item, NodeId, Style, TagTree};
 
 /// Text of a subtree, as paragraphs.
 #[derive(Debug, Clone, Default)]
@@ -81,13 +81,15 @@ pub enum Step<'t> {
     Child {
         /// Whether the walk goes into it.
         shown: bool,
-        /// Whether it is an inline node of its own ([`Flow`] not a block): a part of its
+        /// Whether it is inline code of its own ([`Node::is_inline_code`]): a part of its
         /// parent's line, not a paragraph.
+        ///
+        /// [`Node::is_inline_code`]: crate::Node::is_inline_code
         inline: bool,
     },
     /// The end of a block the walk went into.
     End {
-        /// Whether it is an inline node of its own.
+        /// Whether it is inline code of its own.
         inline: bool,
     },
 }
@@ -111,7 +113,7 @@ pub fn walk<'t>(
     };
     while let Some((id, own, pos)) = stack.pop() {
         let Some(item) = tree.node(id).items.get(pos) else {
-            let inline = tree.node(id).flow != Flow::Block;
+            let inline = tree.node(id).is_inline_code();
             visit(Step::End { inline });
             continue;
         };
@@ -127,12 +129,12 @@ pub fn walk<'t>(
             }
             Item::Child(child) => {
                 let node = tree.node(child);
-                // An inline element made a node of its own (for its name or its hiding) is a
-                // part of its parent's line: shown as its parent's own text is, whatever was
-                // decided of it (a code token's span, a `<span class="author">` in a
-                // sentence), unless hidden.
-                let inline = node.flow != Flow::Block;
-                let show = if inline && own {
+                // Inline code made a node of its own for its name (a code token's span,
+                // `<code class="inline">`) is a part of its parent's line, not a paragraph,
+                // and is shown as its parent's own text is, whatever was decided of it,
+                // unless hidden.
+                let inline = node.is_inline_code();
+                let show = if own && inline {
                     Show::All
                 } else {
                     show(child)
@@ -220,7 +222,7 @@ mod tests {
     }
 
     #[test]
-    fn an_inline_node_of_its_own_stays_on_its_parents_line_whatever_was_decided_of_it() {
+    fn inline_code_stays_on_its_parents_line_whatever_was_decided_of_it() {
         // Issue 43: inline code with a class of its own was a paragraph of its own.
         let text = kept_root_only(
             "<body><p>The second paragraph explains the <code class=\"inline text-code\">\
@@ -232,11 +234,11 @@ mod tests {
         );
         // A code block's token spans, named by a class, are the code's own text.
         let text = kept_root_only(
-            "<body><p><span class=\"code-diff_keyword\">import</span><span \
+            "<body><p><code><span class=\"code-diff_keyword\">import</span><span \
              class=\"code-diff_text\"> { </span><span class=\"code-diff_variable\">View</span>\
              <span class=\"code-diff_text\"> } </span><span class=\"code-diff_keyword\">from\
              </span><span class=\"code-diff_text\"> '</span>react<span \
-             class=\"code-diff_text\">'</span></p></body>",
+             class=\"code-diff_text\">'</span></code></p></body>",
         );
         assert_eq!(text, "import { View } from 'react'");
         // A hidden one stays out (in a paragraph long enough for its hiding to count).

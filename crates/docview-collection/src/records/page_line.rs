@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use docview_input::{JsonFields, RawPage};
 use serde::Serialize;
 
-use crate::extract::{Extraction, Metadata};
+use crate::extract::{Extraction, Keep, Metadata};
 use crate::integrate::{Classification, ClassifierRef};
 use crate::page::PageType;
 use crate::text::{Analyzer, Language};
@@ -43,7 +43,7 @@ pub struct PageLine<'a> {
     pub title: String,
     /// The topic content as plain text (with [`LineContent::Text`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub text: Option<&'a str>,
+    pub text: Option<Cow<'a, str>>,
     /// The topic content as Markdown (with [`LineContent::Markdown`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub markdown: Option<String>,
@@ -84,7 +84,8 @@ pub const LINE_KEYS: [&str; 12] = [
 ];
 
 impl<'a> PageLine<'a> {
-    /// The line of `page`, read as `raw`, with its topic content as `content` says, classified
+    /// The line of `page`, read as `raw`, with its topic content as `content` says (keeping
+    /// what `keep` says of its tables, links and images), classified
     /// by `classifier` when there is one (as ingest's integration classifies it); `url`
     /// stands for the page's address when `raw` has none.
     pub fn new(
@@ -92,6 +93,7 @@ impl<'a> PageLine<'a> {
         page: &'a Extraction,
         url: Option<&'a str>,
         content: LineContent,
+        keep: Keep,
         classifier: Option<(ClassifierRef<'_>, &Analyzer)>,
     ) -> PageLine<'a> {
         let warc = raw.warc.as_deref();
@@ -115,8 +117,8 @@ impl<'a> PageLine<'a> {
             warc_record_id: warc.and_then(|w| w.record_id.as_deref()),
             warc_date: warc.and_then(|w| w.date.as_deref()),
             title: page.title_of(&metadata),
-            text: (content == LineContent::Text).then_some(page.cleaned.topic_text.as_str()),
-            markdown: (content == LineContent::Markdown).then(|| page.markdown()),
+            text: (content == LineContent::Text).then(|| page.text_keeping(keep)),
+            markdown: (content == LineContent::Markdown).then(|| page.markdown_keeping(keep)),
             page_type,
             classification_code: classification.as_ref().map(Classification::code),
             classification,
