@@ -28,7 +28,7 @@ pub enum LineContent {
 #[derive(Debug, Clone, Serialize)]
 pub struct PageLine<'a> {
     /// The page's address: the WARC record's target URI, the JSON line's `url`, a saved
-    /// file's declared web address ([`known_address`](crate::known_address)) else its `file://`
+    /// file's declared web address ([`known_address`](crate::extract::known_address)) else its `file://`
     /// URL; null for a page read whole from standard input without `--url`.
     pub url: Option<Cow<'a, str>>,
     /// Where it was read: `path`, `path:LINE` (JSON Lines), `path@OFFSET` (WARC).
@@ -85,9 +85,9 @@ pub const LINE_KEYS: [&str; 12] = [
 
 impl<'a> PageLine<'a> {
     /// The line of `page`, read as `raw`, with its topic content as `content` says (keeping
-    /// what `keep` says of its tables, links and images), classified
-    /// by `classifier` when there is one (as ingest's integration classifies it); `url`
-    /// stands for the page's address when `raw` has none.
+    /// what `keep` says of its tables, links and images), classified by `classifier` when
+    /// there is one (as ingest's integration classifies it); `url` stands for the page's
+    /// address when `raw` has none.
     pub fn new(
         raw: &'a RawPage,
         page: &'a Extraction,
