@@ -388,7 +388,8 @@ impl<'t> Renderer<'t> {
             return None;
         }
         let src = self.tree.images.get(src as usize)?;
-        let url = resolve(self.base.as_ref(), src).filter(|u| !u.starts_with("data:"))?;
+        let url = resolve(self.base.as_ref(), src)
+            .filter(|u| !u.starts_with("data:") && !is_furniture_image(u))?;
         Some(format!("![{}]({url})", escape(alt)))
     }
 
@@ -546,6 +547,41 @@ impl<'t> Renderer<'t> {
         }
         Some(out)
     }
+}
+
+/// Parts of an image's address that mark it as the page's furniture rather than the article's
+/// picture: share buttons (AddThis, ShareThis), icons, tracking pixels and spacers (the
+/// placeholder a lazy-loading page shows before its script swaps the picture in), logos,
+/// print headers. Looked for in the address lowercased.
+const FURNITURE_IMAGE_PARTS: [&str; 22] = [
+    "addthis",
+    "sharethis",
+    "share-button",
+    "sharebutton",
+    "share_button",
+    "/share/",
+    "social-icon",
+    "/icons/",
+    "pixel.gif",
+    "spacer.gif",
+    "blank.gif",
+    "1x1.gif",
+    "1x1.png",
+    "/logo",
+    "logo.",
+    "-logo",
+    "_logo",
+    "print-header",
+    "printheader",
+    "facebook.com/tr",
+    "doubleclick.net",
+    "/tracking",
+];
+
+/// True when the image at `url` is the page's furniture ([`FURNITURE_IMAGE_PARTS`]).
+fn is_furniture_image(url: &str) -> bool {
+    let url = url.to_ascii_lowercase();
+    FURNITURE_IMAGE_PARTS.iter().any(|part| url.contains(part))
 }
 
 /// True when a rendered block is a list.
@@ -723,6 +759,33 @@ mod tests {
 
     const FILLER: &str = "<p>The harbor board met on Tuesday evening to hear the engineers' \
         report on the ferry dock, which has settled by four inches since the spring storms.</p>";
+
+    #[test]
+    fn share_buttons_pixels_icons_and_logos_are_left_out_and_the_articles_photo_kept() {
+        // Issue 43: an AddThis button was kept where the article's photos were not.
+        let html = format!(
+            "<html><body><article><h1>Ferry dock repairs</h1>{FILLER}\
+             <p><img src=\"/uploads/2024/dock-at-low-tide.jpg\" alt=\"The dock at low tide\"> \
+             The dock at low tide, photographed from the pier this week.</p>\
+             <p>Share: <img src=\"https://s7.addthis.com/static/btn/v2/lg-share-en.gif\" \
+             alt=\"Share\"> <img src=\"/img/pixel.gif\" alt=\"\"> <img \
+             src=\"/static/common/img/blank.gif\" alt=\"A mug shot\"> <img \
+             src=\"/theme/img/icons/star.svg\" alt=\"star\"> <img \
+             src=\"/theme/harbor-logo.png\" alt=\"Harbor Notes\"></p></article></body></html>"
+        );
+        let md = markdown(&html, Some("https://news.example.com/2024/dock.html"));
+        assert!(
+            md.contains(
+                "![The dock at low tide](https://news.example.com/uploads/2024/dock-at-low-tide.jpg)"
+            ),
+            "{md}"
+        );
+        assert_eq!(md.matches("![").count(), 1, "{md}");
+        // A picture whose name says 1x1 as its shape stays.
+        assert!(!is_furniture_image(
+            "https://shop.example/files/Lifestyle_Desktop_1x1_478b.jpg?width=1024"
+        ));
+    }
 
     #[test]
     fn bold_and_italic_are_kept() {
