@@ -2291,11 +2291,7 @@ fn ctrl_c_leaves_extracts_output_file_as_it_was() {
             assert!(child.try_wait().unwrap().is_none(), "the run ended early");
             std::thread::sleep(Duration::from_millis(20));
         }
-        let sent = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
+        crate::common::ctrl_c(&child);
         // Standard input is still open: the run stops without reading to its end.
         let stopped = child.wait_with_output().unwrap();
         drop(stdin);

@@ -1,7 +1,8 @@
 //! What the integration tests share: the paths of the binary and of the bundled and shared
 //! corpora, an ingest of the bundled sample WARC, and the one check of an ingest's records
 //! against the DocView schema, which every test that writes `docviews.jsonl` (an ingest, the
-//! stages) runs on what it wrote ([`check_records`], [`ingest_checked`]).
+//! stages) runs on what it wrote ([`check_records`], [`ingest_checked`]), and Ctrl-C sent to a
+//! running command ([`ctrl_c`]).
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +18,15 @@ pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 pub const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
 /// The labelled real pages beside the repository (tests that read them skip when absent).
 pub const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+
+/// Sends SIGINT (what Ctrl-C sends) to `child`, as a terminal would (with `kill`).
+pub fn ctrl_c(child: &std::process::Child) {
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -INT {}", child.id());
+}
 
 /// The bundled sample WARC ingested into `dir/ingest` (its indexes for `query` and `compare`).
 pub fn ingested(dir: &Path) -> PathBuf {

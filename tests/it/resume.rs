@@ -270,11 +270,7 @@ fn ctrl_c_stops_either_pass_cleanly_and_the_run_resumes_where_it_was() {
         let out = dir.path().join(pass);
         let mut child = ingest_cmd(&input, &out, false).spawn().unwrap();
         wait_for(&mut child, &out, reached);
-        let sent = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
-            .status()
-            .unwrap();
-        assert!(sent.success());
+        crate::common::ctrl_c(&child);
         let stopped = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&stopped.stderr);
         assert_eq!(stopped.status.code(), Some(130), "{pass}: {err}");

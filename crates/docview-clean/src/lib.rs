@@ -171,10 +171,7 @@ impl Cleaned {
         decisions: Vec<Decision>,
         weights: Vec<f32>,
     ) -> Self {
-        let rendered =
-            docview_page::render(tree, topic_root, page_type == PageType::Image, &|id| {
-                decisions[id as usize].show()
-            });
+        let rendered = Cleaned::render_topic(tree, page_type, topic_root, &decisions, &|_| false);
         Cleaned {
             page_type,
             title: tree.title.clone(),
@@ -184,6 +181,28 @@ impl Cleaned {
             decisions,
             weights,
         }
+    }
+
+    /// The topic content under `topic_root` of a page of `page_type`: the blocks `decisions`
+    /// show, but those `left_out` says (with their images' alt texts on an image page). The
+    /// one rendering of a cleaned page's text: [`Cleaned::rendered`]'s, and a text without
+    /// some of its blocks (`extract --no-tables`).
+    pub fn render_topic(
+        tree: &TagTree,
+        page_type: PageType,
+        topic_root: NodeId,
+        decisions: &[Decision],
+        left_out: &dyn Fn(NodeId) -> bool,
+    ) -> docview_page::Rendered {
+        docview_page::render(
+            tree,
+            topic_root,
+            page_type == PageType::Image,
+            &|id| match decisions.get(id as usize) {
+                Some(d) if !left_out(id) => d.show(),
+                _ => Show::Nothing,
+            },
+        )
     }
 
     /// The result for a page with nothing in it.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use docview_clean::{Cleaned, Cleaner, SiteModel, Verdict};
 use docview_input::{CharsetSource, MAX_PAGE_BYTES, decode_html, looks_binary};
 use docview_measure::{FeatureVector, feature_vector};
-use docview_page::{Hint, NodeId, PageType, Show, TagTree, build, tag_limit_offset};
+use docview_page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
 use docview_text::{Analyzer, Language, count_tokens, detect_language, language_from_tag};
 mod address;
 mod error;
@@ -520,14 +520,13 @@ impl Extraction {
         if tables.is_empty() {
             return std::borrow::Cow::Borrowed(&cleaned.topic_text);
         }
-        let image_page = cleaned.page_type == PageType::Image;
-        let rendered = docview_page::render(&self.tree, root, image_page, &|id| match cleaned
-            .decisions
-            .get(id as usize)
-        {
-            Some(d) if !tables.contains(&id) => d.show(),
-            _ => Show::Nothing,
-        });
+        let rendered = Cleaned::render_topic(
+            &self.tree,
+            cleaned.page_type,
+            root,
+            &cleaned.decisions,
+            &|id| tables.contains(&id),
+        );
         std::borrow::Cow::Owned(rendered.text())
     }
 }
