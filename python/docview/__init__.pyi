@@ -78,6 +78,9 @@ class Extraction:
     @property
     def truncated(self) -> Optional[str]:
         """How the page was cut to docview's page limits, or None."""
+    @property
+    def comments(self) -> Optional[str]:
+        """The page's comment section as plain text (comments=True), else None."""
     def to_dict(self) -> Dict[str, Any]:
         """Every attribute in a new dict."""
 
@@ -97,6 +100,7 @@ class Extractor:
         tables: bool = True,
         links: bool = True,
         images: bool = True,
+        comments: bool = False,
     ) -> None:
         """classify=False skips the page-type classifier: page_type is then the cleaner's own
         and classification None (the work of `docview extract`, for bulk cleaning)."""
@@ -149,6 +153,7 @@ def extract(
     tables: bool = True,
     links: bool = True,
     images: bool = True,
+    comments: bool = False,
 ) -> Extraction:
     """Cleans one page down to its topic content."""
 

@@ -109,7 +109,8 @@ struct PagePath {
     analyzer: Analyzer,
     /// Where a page is cut.
     limits: PageLimits,
-    /// What the text and Markdown keep of tables, links and images.
+    /// What the text and Markdown keep of tables, links and images, and whether the comments
+    /// are read.
     keep: Keep,
 }
 
@@ -249,6 +250,7 @@ struct Extracted {
     truncated: Option<String>,
     metadata: serde_json::Value,
     blocks: Option<serde_json::Value>,
+    comments: Option<String>,
 }
 
 /// Cleans one page and renders it; runs without the GIL.
@@ -313,6 +315,11 @@ fn extract_one(
             truncated: page.truncated.clone(),
             metadata: to_json(input, &metadata)?,
             blocks,
+            comments: path
+                .keep
+                .comments
+                .then(|| docview_extract::comments_of(&page.tree))
+                .flatten(),
             text: page.cleaned.topic_text,
         })
     })
@@ -369,6 +376,7 @@ pub struct Extraction {
     truncated: Option<String>,
     metadata: Py<PyAny>,
     blocks: Option<Py<PyAny>>,
+    comments: Option<String>,
 }
 
 impl Extraction {
@@ -397,6 +405,7 @@ impl Extraction {
             cleaner: cleaner.to_string(),
             charset: e.charset.to_string(),
             truncated: e.truncated,
+            comments: e.comments,
             metadata,
             blocks,
         })
@@ -504,6 +513,14 @@ impl Extraction {
         self.truncated.as_deref()
     }
 
+    /// The page's comment section as plain text (its readers' thread, without its reply form),
+    /// when asked for with comments=True and the page shows one; else None. Never a part of
+    /// text or content.
+    #[getter]
+    fn comments(&self) -> Option<&str> {
+        self.comments.as_deref()
+    }
+
     /// Every attribute in a new dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
@@ -521,6 +538,7 @@ impl Extraction {
         d.set_item("cleaner", &self.cleaner)?;
         d.set_item("charset", &self.charset)?;
         d.set_item("truncated", self.truncated.as_deref())?;
+        d.set_item("comments", self.comments.as_deref())?;
         Ok(d)
     }
 
@@ -559,6 +577,7 @@ impl Extraction {
             cleaner: text("cleaner")?,
             charset: text("charset")?,
             truncated: optional("truncated")?,
+            comments: optional("comments")?,
             metadata: item("metadata")?.unbind(),
             blocks: (!blocks.is_none()).then(|| blocks.unbind()),
         })
@@ -603,7 +622,8 @@ impl Extraction {
 /// `--max-page-mb` and `--max-page-tags` do (Extraction.truncated says so). tables=False,
 /// links=False and images=False leave the data tables out of the text and Markdown, and the
 /// links' addresses and the images out of the Markdown, as `--no-tables`, `--no-links` and
-/// `--no-images` do. html may be str, bytes, bytearray or a memoryview.
+/// `--no-images` do; comments=True fills Extraction.comments with the page's comment section,
+/// as `--comments` does. html may be str, bytes, bytearray or a memoryview.
 ///
 /// Returns an Extraction: the topic content as plain text (.text) and in the format asked
 /// for (.content), the page's title, its type as the DocView record gives it (.page_type:
@@ -614,8 +634,8 @@ impl Extraction {
 /// no page (empty, binary), naming the url when given. Releases the GIL while it works.
 #[pyfunction]
 #[pyo3(
-    signature = (html, url=None, *, format="text".to_string(), cleaner=DEFAULT_CLEANER.to_string(), favor="balanced".to_string(), blocks=false, charset=None, max_page_mb=None, max_page_tags=None, tables=true, links=true, images=true),
-    text_signature = "(html, url=None, *, format='text', cleaner='learned', favor='balanced', blocks=False, charset=None, max_page_mb=None, max_page_tags=None, tables=True, links=True, images=True)"
+    signature = (html, url=None, *, format="text".to_string(), cleaner=DEFAULT_CLEANER.to_string(), favor="balanced".to_string(), blocks=false, charset=None, max_page_mb=None, max_page_tags=None, tables=true, links=true, images=true, comments=false),
+    text_signature = "(html, url=None, *, format='text', cleaner='learned', favor='balanced', blocks=False, charset=None, max_page_mb=None, max_page_tags=None, tables=True, links=True, images=True, comments=False)"
 )]
 // Python's keyword arguments, one parameter each.
 #[allow(clippy::too_many_arguments)]
@@ -633,6 +653,7 @@ pub fn extract(
     tables: bool,
     links: bool,
     images: bool,
+    comments: bool,
 ) -> PyResult<Extraction> {
     let format = Format::parse(&format).map_err(|e| e.into_pyerr(py))?;
     let limits = page_limits(max_page_mb, max_page_tags).map_err(|e| e.into_pyerr(py))?;
@@ -640,6 +661,7 @@ pub fn extract(
         tables,
         links,
         images,
+        comments,
     };
     let path =
         PagePath::load(&cleaner, None, &favor, true, limits, keep).map_err(|e| e.into_pyerr(py))?;
@@ -649,15 +671,16 @@ pub fn extract(
 /// A cleaner loaded once, to clean many pages.
 ///
 /// Extractor(cleaner="learned", model=None, *, format="text", favor="balanced", classify=True,
-/// max_page_mb=None, max_page_tags=None, tables=True, links=True, images=True):
+/// max_page_mb=None, max_page_tags=None, tables=True, links=True, images=True,
+/// comments=False):
 /// cleaner is one of docview.CLEANERS; model a block model file from `docview train-cleaner`
 /// for the learned cleaner (default: the model inside the module); format the default format
 /// of extract(); favor what the learned cleaner favours ("precision", "balanced", "recall", as
 /// `--favor`);
 /// classify=False skips the page-type classifier (page_type is then the cleaner's own and
 /// classification None): the work of `docview extract`, for bulk cleaning; max_page_mb and
-/// max_page_tags the page limits, and tables, links and images what the text and Markdown
-/// keep, as extract()'s.
+/// max_page_tags the page limits, tables, links and images what the text and Markdown keep,
+/// and comments whether Extraction.comments is filled, as extract()'s.
 ///
 /// extract() releases the GIL while it works, and one Extractor may be shared by any number
 /// of threads: each call is independent and gives what a call alone gives.
@@ -671,7 +694,7 @@ pub struct Extractor {
 #[pymethods]
 impl Extractor {
     #[new]
-    #[pyo3(signature = (cleaner=DEFAULT_CLEANER.to_string(), model=None, *, format="text".to_string(), favor="balanced".to_string(), classify=true, max_page_mb=None, max_page_tags=None, tables=true, links=true, images=true))]
+    #[pyo3(signature = (cleaner=DEFAULT_CLEANER.to_string(), model=None, *, format="text".to_string(), favor="balanced".to_string(), classify=true, max_page_mb=None, max_page_tags=None, tables=true, links=true, images=true, comments=false))]
     // Python's keyword arguments, one parameter each.
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -686,6 +709,7 @@ impl Extractor {
         tables: bool,
         links: bool,
         images: bool,
+        comments: bool,
     ) -> PyResult<Self> {
         let format = Format::parse(&format).map_err(|e| e.into_pyerr(py))?;
         let limits = page_limits(max_page_mb, max_page_tags).map_err(|e| e.into_pyerr(py))?;
@@ -693,6 +717,7 @@ impl Extractor {
             tables,
             links,
             images,
+            comments,
         };
         let path = py
             .detach(|| PagePath::load(&cleaner, model.as_deref(), &favor, classify, limits, keep))

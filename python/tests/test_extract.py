@@ -200,7 +200,7 @@ def test_to_dict_and_repr(page_by_file):
     assert d["page_type"] == "topic"
     assert set(d) == {
         "text", "content", "format", "title", "page_type", "cleaner_page_type", "classification",
-        "language", "metadata", "blocks", "url", "cleaner", "charset", "truncated",
+        "language", "metadata", "blocks", "url", "cleaner", "charset", "truncated", "comments",
     }
     r = repr(got)
     assert r.startswith("Extraction(page_type='topic', language='en', format='text'")
@@ -452,3 +452,31 @@ def test_tables_links_and_images_can_be_left_out():
     text = extractor.extract(PRICES, url).content
     assert "Apple" not in text and "Come early" in text
     assert "[board outside]" in extractor.extract(PRICES, url, format="markdown").content
+
+
+THREAD = (
+    "<html><head><title>The harbour wall</title></head><body><article><h1>The harbour wall</h1>"
+    "<p>The harbour wall was mended this week after the winter storms broke it in two places, "
+    "the council said on Tuesday evening at its meeting in the town hall.</p></article>"
+    '<div id="comments" class="comments-area"><h2>2 thoughts on the harbour wall</h2>'
+    '<ol class="comment-list"><li class="comment"><p>About time the wall was fixed, it has '
+    'been broken since March.</p></li><li class="comment"><p>The new stones do not match the '
+    'old ones at all.</p></li></ol><div id="respond" class="comment-respond"><h3>Leave a '
+    "Reply</h3><p>Your email address will not be published.</p></div></div></body></html>"
+)
+
+
+def test_comments_come_as_their_own_field_when_asked_for():
+    plain = docview.extract(THREAD)
+    assert plain.comments is None and "About time" not in plain.text
+    got = docview.extract(THREAD, comments=True)
+    assert got.comments.startswith("2 thoughts on the harbour wall")
+    assert "do not match the old ones" in got.comments
+    assert "Leave a Reply" not in got.comments
+    assert "About time" not in got.text and "harbour wall was mended" in got.text
+    assert docview.Extractor(comments=True).extract(THREAD).comments == got.comments
+    assert docview.Extractor().extract(THREAD).comments is None
+    import pickle
+
+    assert pickle.loads(pickle.dumps(got)).comments == got.comments
+    assert got.to_dict()["comments"] == got.comments

@@ -37,9 +37,10 @@ pub fn run(args: ExtractArgs) -> Result<()> {
             ("--html-field", args.html_field != "html"),
             ("--classify", args.classify),
             ("--classifier", args.classifier.is_some()),
+            ("--comments", args.comments),
         ];
         if let Some((flag, _)) = jsonl_only.iter().find(|(_, given)| *given) {
-            bail!("{flag} goes with --format jsonl, which reads crawl files; give --format jsonl");
+            bail!("{flag} goes with --format jsonl; give --format jsonl");
         }
     }
     let keep_flags = [

@@ -29,9 +29,9 @@ pub enum Format {
     /// `origin` (where it was read), `warc_record_id` and `warc_date` (for a page of a WARC),
     /// `title`, `text` (the topic content; `markdown` instead with --markdown), `page_type`,
     /// `classification_code` and `classification` (with --classify), `language`, `metadata`,
-    /// then a JSON line's other fields. PAGE may then also be a folder, a WARC or JSON Lines file, or
-    /// `-` (a WARC, JSON Lines or one page on standard input), read as `docview ingest` reads
-    /// them.
+    /// `comments` (with --comments), then a JSON line's other fields. PAGE may then also be a
+    /// folder, a WARC or JSON Lines file, or `-` (a WARC, JSON Lines or one page on standard
+    /// input), read as `docview ingest` reads them.
     Jsonl,
 }
 
@@ -86,6 +86,13 @@ pub struct ExtractArgs {
     /// With --format markdown (or jsonl --markdown): no images.
     #[arg(long)]
     pub no_images: bool,
+    /// With --format jsonl: each page's comment section as plain text, in `comments` (left
+    /// out when the page shows none), as trafilatura's `include_comments` gives it: the
+    /// outermost visible blocks whose class or id names comments (`comments`, `comment-list`,
+    /// `disqus_thread`), without their reply form. Never a part of `text` or `markdown`. A
+    /// thread a script loads is not in the page.
+    #[arg(long)]
+    pub comments: bool,
     /// Write the output to FILE instead of standard output: a regular file (or the one a link
     /// names) is replaced only once complete, so an interrupted run leaves no half-written
     /// file; a device or named pipe is written in place.

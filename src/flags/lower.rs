@@ -95,12 +95,14 @@ impl From<BenchmarkRules> for Rules {
 }
 
 impl ExtractArgs {
-    /// What the text and Markdown keep (`--no-tables`, `--no-links`, `--no-images`).
+    /// What the text and Markdown keep (`--no-tables`, `--no-links`, `--no-images`), and
+    /// whether the lines carry the comments (`--comments`).
     pub fn keep(&self) -> Keep {
         Keep {
             tables: !self.no_tables,
             links: !self.no_links,
             images: !self.no_images,
+            comments: self.comments,
         }
     }
 }

@@ -2350,6 +2350,86 @@ fn plain_text_keeps_code_tokens_and_inline_code_in_their_lines() {
     );
 }
 
+/// Issue 43, item 3: the article's own photos stay in the Markdown (the blocks of a picture
+/// alone inside the topic content, which the block model drops for having no text), the
+/// teasers of other stories beside them do not, and the text is the same with or without
+/// them. On a fundus-dev page (Business Insider's story of ten photos in `<figure>`s and two
+/// inline teasers); skipped without the corpus.
+#[test]
+fn an_articles_photos_stay_in_the_markdown_and_its_teasers_do_not() {
+    let page = Path::new(CORPUS).join("fundus-dev/html/de-BusinessInsiderDE_2024_01_29.html.gz");
+    if !page.is_file() {
+        println!("skipping: {} not found", page.display());
+        return;
+    }
+    let page = page.to_str().unwrap();
+    let md = extract(&[page, "--format", "markdown"]);
+    let photos: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("![") && l.contains("/wp-content/uploads/2021/09/"))
+        .collect();
+    assert!(photos.len() >= 8, "{md}");
+    assert!(
+        md.contains(
+            "![Kein anderes Unternehmen auf der Welt hat so hohe Schulden wie Evergrande.]"
+        ),
+        "{md}"
+    );
+    // The inline teasers' square thumbnails (`-200x200`) are another story's.
+    assert!(!md.contains("-200x200."), "{md}");
+    // Without the images, the same words.
+    let bare = extract(&[page, "--format", "markdown", "--no-images"]);
+    assert!(!bare.contains("!["), "{bare}");
+    let words = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| !l.starts_with("!["))
+            .flat_map(|l| l.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+            .collect()
+    };
+    assert_eq!(words(&md), words(&bare));
+}
+
+/// Issue 43, item 3: `extract --format jsonl --comments` gives each page's readers' thread in
+/// `comments` (never in `text`), without its reply form; a page without one has none; other
+/// formats refuse the flag.
+#[test]
+fn comments_come_as_their_own_field() {
+    let sites = Path::new(SAMPLES).join("sites");
+    let sites = sites.to_str().unwrap();
+    let lines = json_lines(&extract(&[sites, "--format", "jsonl", "--comments"]));
+    let line = |file: &str| {
+        lines
+            .iter()
+            .find(|l| l["origin"].as_str().unwrap().ends_with(file))
+            .unwrap_or_else(|| panic!("no line of {file}"))
+    };
+    let walls = line("fieldnotes/stone-walls.html");
+    let comments = walls["comments"].as_str().unwrap();
+    assert!(comments.starts_with("2 comments"), "{comments}");
+    assert!(
+        comments.contains("Hearting is everything. My grandfather used to say"),
+        "{comments}"
+    );
+    assert!(!comments.contains("Leave a comment"), "{comments}");
+    assert!(
+        !walls["text"]
+            .as_str()
+            .unwrap()
+            .contains("Hearting is everything")
+    );
+    let with_thread = lines.iter().filter(|l| l.get("comments").is_some()).count();
+    assert!(
+        with_thread >= 8 && with_thread < lines.len(),
+        "{with_thread}"
+    );
+    // Not asked for, not there.
+    let plain = json_lines(&extract(&[sites, "--format", "jsonl"]));
+    assert!(plain.iter().all(|l| l.get("comments").is_none()));
+    let out = run(&["extract", sites, "--format", "text", "--comments"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--comments"), "{}", stderr(&out));
+}
+
 /// Issue 43, item 3: `--no-tables`, `--no-links` and `--no-images` leave the data tables, the
 /// links' addresses and the images out of the text and Markdown, in `--format jsonl` too, and
 /// are refused where they shape nothing.

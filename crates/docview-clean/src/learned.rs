@@ -44,6 +44,7 @@ use super::framework::Analysis;
 use super::hidden::{HIDDEN_REASON, hidden_blocks, hidden_on_purpose};
 use super::model::BlockModel;
 use super::next_article::{NEXT_ARTICLE_REASON, next_article_blocks};
+use super::pictures::{AROUND_PICTURE_REASON, PICTURE_REASON, article_pictures};
 use super::site_evidence::{N_SITE, PageSignature, RepeatsLearner, SITE_NAMES, SiteRepeats};
 use super::{
     BlockEvidence, Cleaned, Cleaner, Decision, Framework, SHORT_PAGE_REASON, SMALL_PAGE_KEPT_SHARE,
@@ -591,6 +592,23 @@ fn decided(
         }
     }
     let topic_root = lowest_common_ancestor(tree, &own_kept);
+    // The article's pictures: blocks of pictures alone, which the model (it scores text)
+    // dropped.
+    let pictures = article_pictures(tree, topic_root, &holds, &|id| {
+        dropped_as[id as usize].is_some_and(|r| r != CAPTION_REASON)
+    });
+    let mut pictured_as: Vec<Option<&'static str>> = pictured
+        .iter()
+        .map(|&p| p.then_some(CAPTION_REASON))
+        .collect();
+    for &id in &pictures.blocks {
+        pictured_as[id as usize].get_or_insert(PICTURE_REASON);
+    }
+    let mut around_picture = vec![false; n];
+    for &id in &pictures.around {
+        holds[id as usize] = true;
+        around_picture[id as usize] = true;
+    }
     // Outside the topic root, a block dropped after the model's decision keeps its reason.
     let mut decisions: Vec<Decision> = dropped_as
         .iter()
@@ -600,10 +618,14 @@ fn decided(
         let i = id as usize;
         decisions[i] = if own_kept[i] {
             Decision::kept(kept_reason)
-        } else if pictured[i] {
-            Decision::pictures_kept(CAPTION_REASON)
+        } else if let Some(reason) = pictured_as[i] {
+            Decision::pictures_kept(reason)
         } else if holds[i] {
-            Decision::text_dropped("kept blocks below, own text scored low")
+            Decision::text_dropped(if around_picture[i] {
+                AROUND_PICTURE_REASON
+            } else {
+                "kept blocks below, own text scored low"
+            })
         } else if let Some(reason) = dropped_as[i] {
             Decision::dropped(reason)
         } else {

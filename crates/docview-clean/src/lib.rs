@@ -27,6 +27,7 @@ mod learned;
 mod lexicon;
 mod model;
 mod next_article;
+mod pictures;
 mod purified;
 mod site_evidence;
 #[cfg(test)]

@@ -13,12 +13,14 @@ use docview_measure::{FeatureVector, feature_vector};
 use docview_page::{Hint, NodeId, PageType, TagTree, build, tag_limit_offset};
 use docview_text::{Analyzer, Language, count_tokens, detect_language, language_from_tag};
 mod address;
+mod comments;
 mod error;
 mod markdown;
 mod metadata;
 pub mod topic;
 
 pub use address::{declared_address, known_address};
+pub use comments::comments_of;
 pub use error::{Error, NotAPage, Result};
 pub use markdown::{Keep, to_markdown};
 pub use metadata::{

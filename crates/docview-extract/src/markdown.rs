@@ -8,6 +8,9 @@
 //! [`Keep`] leaves the data tables, the links' addresses or the images out (`--no-tables`,
 //! `--no-links`, `--no-images`), of the Markdown and, for tables, of the plain text too.
 
+use std::cell::RefCell;
+use std::collections::HashSet;
+
 use docview_clean::Cleaned;
 use docview_page::{Flow, Item, NodeId, Show, Style, TagTree};
 use url::Url;
@@ -15,7 +18,8 @@ use url::Url;
 use crate::Extraction;
 
 /// What a rendering of the topic content keeps beside its text, as trafilatura's
-/// `include_tables`, `include_links` and `include_images` say: everything by default.
+/// `include_tables`, `include_links`, `include_images` and `include_comments` say: tables,
+/// links and images by default, the comments when asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Keep {
     /// Data tables (those the Markdown sets as tables; a table that lays a page out is its
@@ -25,26 +29,30 @@ pub struct Keep {
     pub links: bool,
     /// Images: without them the Markdown has none.
     pub images: bool,
+    /// The page's comments, as a field of their own beside the topic content
+    /// ([`comments_of`](crate::comments_of)); never in it.
+    pub comments: bool,
 }
 
 impl Keep {
-    /// Everything.
-    pub const ALL: Keep = Keep {
+    /// Tables, links and images; no comments.
+    pub const DEFAULT: Keep = Keep {
         tables: true,
         links: true,
         images: true,
+        comments: false,
     };
 }
 
 impl Default for Keep {
     fn default() -> Keep {
-        Keep::ALL
+        Keep::DEFAULT
     }
 }
 
 /// The topic content of `page` as Markdown (empty when the cleaner kept nothing).
 pub fn to_markdown(page: &Extraction) -> String {
-    markdown_of(&page.tree, &page.cleaned, Keep::ALL)
+    markdown_of(&page.tree, &page.cleaned, Keep::DEFAULT)
 }
 
 /// [`to_markdown`] of a tree and what a cleaner kept of it, keeping what `keep` says.
@@ -52,12 +60,7 @@ pub(crate) fn markdown_of(tree: &TagTree, cleaned: &Cleaned, keep: Keep) -> Stri
     let Some(root) = cleaned.topic_root else {
         return String::new();
     };
-    let r = Renderer {
-        tree,
-        cleaned,
-        base: base_url(tree),
-        keep,
-    };
+    let r = Renderer::new(tree, cleaned, base_url(tree), keep);
     let mut blocks = Vec::new();
     if !matches!(r.show(root), Show::Nothing) {
         r.block(root, &mut blocks);
@@ -93,17 +96,15 @@ struct Renderer<'t> {
     cleaned: &'t Cleaned,
     base: Option<Url>,
     keep: Keep,
+    /// The addresses of the images shown so far: a picture a page repeats (in its story and
+    /// its lightbox, in two sizes under one address) is shown once.
+    shown_images: RefCell<HashSet<String>>,
 }
 
 /// The data tables of the topic content of `tree` as `cleaned` keeps it: the `<table>`
 /// blocks its Markdown sets as tables, in document order.
 pub(crate) fn data_tables(tree: &TagTree, cleaned: &Cleaned) -> Vec<NodeId> {
-    let r = Renderer {
-        tree,
-        cleaned,
-        base: None,
-        keep: Keep::ALL,
-    };
+    let r = Renderer::new(tree, cleaned, None, Keep::DEFAULT);
     (0..tree.nodes.len() as NodeId)
         .filter(|&id| {
             tree.node(id).tag.as_ref() == "table"
@@ -153,6 +154,16 @@ impl Emphasis {
 }
 
 impl<'t> Renderer<'t> {
+    fn new(tree: &'t TagTree, cleaned: &'t Cleaned, base: Option<Url>, keep: Keep) -> Self {
+        Renderer {
+            tree,
+            cleaned,
+            base,
+            keep,
+            shown_images: RefCell::default(),
+        }
+    }
+
     fn show(&self, id: NodeId) -> Show {
         if self.tree.node(id).hidden {
             return Show::Nothing;
@@ -390,7 +401,8 @@ impl<'t> Renderer<'t> {
         let src = self.tree.images.get(src as usize)?;
         let url = resolve(self.base.as_ref(), src)
             .filter(|u| !u.starts_with("data:") && !is_furniture_image(u))?;
-        Some(format!("![{}]({url})", escape(alt)))
+        let md = format!("![{}]({url})", escape(alt));
+        self.shown_images.borrow_mut().insert(url).then_some(md)
     }
 
     /// Ends the current line: a heading becomes a block of its own, other lines join the
@@ -550,10 +562,10 @@ impl<'t> Renderer<'t> {
 }
 
 /// Parts of an image's address that mark it as the page's furniture rather than the article's
-/// picture: share buttons (AddThis, ShareThis), icons, tracking pixels and spacers (the
-/// placeholder a lazy-loading page shows before its script swaps the picture in), logos,
-/// print headers. Looked for in the address lowercased.
-const FURNITURE_IMAGE_PARTS: [&str; 22] = [
+/// picture: share buttons (AddThis, ShareThis), icons, tracking pixels and spacers (and the
+/// placeholders and spinners a lazy-loading page shows before its script swaps the picture
+/// in), logos, print headers. Looked for in the address lowercased.
+const FURNITURE_IMAGE_PARTS: [&str; 27] = [
     "addthis",
     "sharethis",
     "share-button",
@@ -561,12 +573,16 @@ const FURNITURE_IMAGE_PARTS: [&str; 22] = [
     "share_button",
     "/share/",
     "social-icon",
-    "/icons/",
+    "icon",
     "pixel.gif",
     "spacer.gif",
     "blank.gif",
-    "1x1.gif",
-    "1x1.png",
+    "1x1.",
+    "trans.gif",
+    "transparent.gif",
+    "spinner",
+    "loading",
+    "placeholder",
     "/logo",
     "logo.",
     "-logo",
@@ -576,6 +592,7 @@ const FURNITURE_IMAGE_PARTS: [&str; 22] = [
     "facebook.com/tr",
     "doubleclick.net",
     "/tracking",
+    "vgwort",
 ];
 
 /// True when the image at `url` is the page's furniture ([`FURNITURE_IMAGE_PARTS`]).
@@ -754,7 +771,7 @@ mod tests {
             .collect();
         let weights = vec![1.0; tree.nodes.len()];
         let cleaned = Cleaned::rendered(&tree, PageType::Topic, 0, decisions, weights);
-        markdown_of(&tree, &cleaned, Keep::ALL)
+        markdown_of(&tree, &cleaned, Keep::DEFAULT)
     }
 
     const FILLER: &str = "<p>The harbor board met on Tuesday evening to hear the engineers' \
@@ -771,7 +788,10 @@ mod tests {
              alt=\"Share\"> <img src=\"/img/pixel.gif\" alt=\"\"> <img \
              src=\"/static/common/img/blank.gif\" alt=\"A mug shot\"> <img \
              src=\"/theme/img/icons/star.svg\" alt=\"star\"> <img \
-             src=\"/theme/harbor-logo.png\" alt=\"Harbor Notes\"></p></article></body></html>"
+             src=\"/theme/harbor-logo.png\" alt=\"Harbor Notes\"> <img \
+             src=\"/assets/icon-spinner-animated.svg\" alt=\"Loading...\"> \
+             <img src=\"/uploads/2024/dock-at-low-tide.jpg\" alt=\"Zoom\"></p>\
+             </article></body></html>"
         );
         let md = markdown(&html, Some("https://news.example.com/2024/dock.html"));
         assert!(
@@ -780,6 +800,7 @@ mod tests {
             ),
             "{md}"
         );
+        // The photo once, though the page shows it twice.
         assert_eq!(md.matches("![").count(), 1, "{md}");
         // A picture whose name says 1x1 as its shape stays.
         assert!(!is_furniture_image(

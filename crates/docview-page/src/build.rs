@@ -817,9 +817,7 @@ impl Builder {
                 }
                 let end = self.tree.text.len() as u32;
                 let src = self.tree.images.len() as u32;
-                self.tree
-                    .images
-                    .push(el.attr(&local_name!("src")).unwrap_or("").trim().into());
+                self.tree.images.push(image_source(el).into());
                 let cur = self.current() as usize;
                 self.tree.nodes[cur].own.images += 1;
                 self.tree.nodes[cur]
@@ -942,6 +940,49 @@ fn sum_subtrees(nodes: &mut [Node]) {
             nodes[p as usize].subtree.add(&sub);
         }
     }
+}
+
+/// The address of a `srcset`'s first candidate (`a.jpg 1x, b.jpg 2x` gives `a.jpg`).
+/// The standard's parsing: a run of characters up to a space is the address, commas at its end
+/// not part of it (an address may hold commas: `w_100,h_100`).
+fn first_candidate(set: &str) -> &str {
+    let url = set.split_whitespace().next().unwrap_or("");
+    url.trim_end_matches(',')
+}
+
+/// The attributes a lazy-loading page keeps an image's address in while `src` holds a
+/// placeholder (a spacer, a spinner, a `data:` pixel) until a script swaps it in.
+const LAZY_SOURCES: [&str; 5] = [
+    "data-src",
+    "data-lazy-src",
+    "data-original",
+    "data-lazy",
+    "data-url",
+];
+
+/// An image's address as a reader's browser ends up showing it: a lazy-loading attribute's
+/// ([`LAZY_SOURCES`]) before `src`, then `src`, then the first candidate of `srcset` or
+/// `data-srcset` when `src` is empty or a `data:` URL; empty when none gives one.
+fn image_source(el: &Element) -> &str {
+    let usable = |v: &&str| !v.is_empty() && !v.starts_with("data:");
+    let lazy = LAZY_SOURCES
+        .iter()
+        .filter_map(|name| el.attr_named(name))
+        .map(str::trim)
+        .find(usable);
+    if let Some(src) = lazy {
+        return src;
+    }
+    let src = el.attr(&local_name!("src")).unwrap_or("").trim();
+    if usable(&src) {
+        return src;
+    }
+    ["srcset", "data-srcset"]
+        .iter()
+        .filter_map(|name| el.attr_named(name))
+        .map(first_candidate)
+        .find(usable)
+        .unwrap_or(src)
 }
 
 /// Sets `slot` to the trimmed, non-empty `href` of `el` unless an earlier element set it.
@@ -1090,6 +1131,33 @@ impl Emphasis {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An image's address is the one a reader's browser ends up showing: a lazy-loading
+    /// attribute's before a placeholder `src`, a `srcset`'s first candidate when `src` is empty.
+    #[test]
+    fn an_images_address_past_lazy_loading() {
+        let tree = build(
+            "<body><p>Photos <img src=/a.jpg> \
+             <img src='data:image/gif;base64,R0lGOD' data-src=' /b.jpg '> \
+             <img src=/img/1x1.trans.gif data-lazy-src=/c.jpg> \
+             <img srcset='/d,w_100.jpg 1x, /d2.jpg 2x'> \
+             <img src='' data-srcset='/e.jpg 640w'> \
+             <img src='data:image/png;base64,iVBOR'> <img></p></body>",
+        );
+        let images: Vec<&str> = tree.images.iter().map(|s| &**s).collect();
+        assert_eq!(
+            images,
+            [
+                "/a.jpg",
+                "/b.jpg",
+                "/c.jpg",
+                "/d,w_100.jpg",
+                "/e.jpg",
+                "data:image/png;base64,iVBOR",
+                ""
+            ]
+        );
+    }
 
     /// The addresses a page gives itself: the first canonical link and the first `og:url`.
     #[test]

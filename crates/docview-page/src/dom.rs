@@ -59,6 +59,15 @@ impl Element {
     pub(crate) fn attr(&self, name: &LocalName) -> Option<&str> {
         attr_value(&self.attrs, name)
     }
+
+    /// [`Element::attr`] by the name as text, for a name html5ever has no atom of (`data-src`):
+    /// no atom made to look it up.
+    pub(crate) fn attr_named(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|a| &*a.name.local == name && a.name.ns == ns!() && a.name.prefix.is_none())
+            .map(|a| &*a.value)
+    }
 }
 
 /// The value of the attribute `name` (of no namespace) among `attrs`, an element's or a start

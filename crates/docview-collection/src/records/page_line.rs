@@ -61,6 +61,10 @@ pub struct PageLine<'a> {
     /// What the page says about itself (title, author, dates, site name, description, image,
     /// categories, tags, canonical URL, language).
     pub metadata: Metadata,
+    /// The page's comment section as plain text, when asked for ([`Keep::comments`]) and the
+    /// page shows one ([`comments_of`](crate::extract::comments_of)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comments: Option<String>,
     /// The other fields of the page's JSON line, written after docview's own
     /// ([`PageLine::to_json`]).
     #[serde(skip)]
@@ -68,7 +72,7 @@ pub struct PageLine<'a> {
 }
 
 /// The keys docview writes in a line; a passed-through field of the same name is left out.
-pub const LINE_KEYS: [&str; 12] = [
+pub const LINE_KEYS: [&str; 13] = [
     "url",
     "origin",
     "warc_record_id",
@@ -81,11 +85,13 @@ pub const LINE_KEYS: [&str; 12] = [
     "classification",
     "language",
     "metadata",
+    "comments",
 ];
 
 impl<'a> PageLine<'a> {
     /// The line of `page`, read as `raw`, with its topic content as `content` says (keeping
-    /// what `keep` says of its tables, links and images), classified by `classifier` when
+    /// what `keep` says of its tables, links and images, and its comments when it says so),
+    /// classified by `classifier` when
     /// there is one (as ingest's integration classifies it); `url` stands for the page's
     /// address when `raw` has none.
     pub fn new(
@@ -124,6 +130,10 @@ impl<'a> PageLine<'a> {
             classification,
             language: page.language(),
             metadata,
+            comments: keep
+                .comments
+                .then(|| crate::extract::comments_of(&page.tree))
+                .flatten(),
             fields: raw.fields.as_deref(),
         }
     }
