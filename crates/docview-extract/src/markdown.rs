@@ -517,14 +517,14 @@ impl<'t> Renderer<'t> {
                 if self.show(cell) != Show::Nothing {
                     self.block(cell, &mut blocks);
                 }
+                // A cell of several blocks, or of a list, a table, code or a heading, lays
+                // the page out. Known from the tree, not the rendering: a cell's text may
+                // begin as a list item's does ("1. Jacksonville, FL" in a ranking).
                 let layout = blocks.len() > 1
-                    || blocks.iter().any(|b| {
-                        b.starts_with("```")
-                            || b.starts_with("- ")
-                            || b.starts_with("1. ")
-                            || b.starts_with('|')
-                            || b.starts_with('#')
-                    });
+                    || tree.descendants(cell).into_iter().skip(1).any(|d| {
+                        matches!(tree.node(d).tag.as_ref(), "ul" | "ol" | "table" | "pre")
+                    })
+                    || blocks.iter().any(|b| b.starts_with("```") || is_heading(b));
                 let text = blocks.join(" ").replace('\n', " ").replace('|', "\\|");
                 if layout || text.len() > MAX_CELL_BYTES {
                     return None;
@@ -599,6 +599,12 @@ const FURNITURE_IMAGE_PARTS: [&str; 27] = [
 fn is_furniture_image(url: &str) -> bool {
     let url = url.to_ascii_lowercase();
     FURNITURE_IMAGE_PARTS.iter().any(|part| url.contains(part))
+}
+
+/// True when a rendered block is a Markdown heading (`#` to `######` and a space).
+fn is_heading(block: &str) -> bool {
+    let hashes = block.len() - block.trim_start_matches('#').len();
+    (1..=6).contains(&hashes) && block[hashes..].starts_with(' ')
 }
 
 /// True when a rendered block is a list.
@@ -886,6 +892,21 @@ mod tests {
             ),
             "{md}"
         );
+    }
+
+    #[test]
+    fn a_ranking_whose_cells_begin_as_list_items_is_a_table() {
+        // wcxb-dev 0243: "1. Jacksonville, FL" in a cell is the rank, not a list.
+        let html = format!(
+            "<html><body><article><h1>Cities</h1>{FILLER}<table><tr><th>Bottom Large \
+             Cities</th><th>Score</th></tr><tr><td>1. Jacksonville, FL</td><td>16.6</td></tr>\
+             <tr><td>2. San Antonio, TX</td><td>18.3</td></tr><tr><td># of cities</td>\
+             <td>15</td></tr></table>{FILLER}</article></body></html>"
+        );
+        let md = markdown(&html, None);
+        assert!(md.contains("| 1. Jacksonville, FL | 16.6 |"), "{md}");
+        assert!(md.contains("| \\# of cities | 15 |"), "{md}");
+        assert!(is_heading("## Cities") && !is_heading("#1 pick") && !is_heading("####### x"));
     }
 
     #[test]
