@@ -1,8 +1,11 @@
-//! `docview query`: search one index of an ingest, hits as text or JSON lines.
+//! `docview query`: search one index of an ingest, hits as text or JSON lines; or run a test
+//! collection's topics on it and write the run as a TREC run file (`--batch`, `--run`).
 
 use std::io::Write;
+use std::path::Path;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
+use docview::compare::ranking::{DocIdField, document_ids, read_topics, run_topics, write_run};
 use docview::index::{Combine, IndexKind, OpenIndex};
 
 use crate::flags::QueryArgs;
@@ -11,7 +14,13 @@ use crate::flags::QueryArgs;
 pub fn run(args: QueryArgs) -> Result<()> {
     let kind = IndexKind::from(args.index);
     let index = OpenIndex::open(&args.dir, kind)?;
-    let parsed = index.query(&args.query, Combine::Any)?;
+    if let (Some(batch), Some(run)) = (&args.batch, &args.run) {
+        return run_batch(&args, &index, batch, run);
+    }
+    let Some(query) = &args.query else {
+        bail!("give a QUERY, or --batch TOPICS --run FILE");
+    };
+    let parsed = index.query(query, Combine::Any)?;
     let hits = index.hits(parsed.as_ref(), args.k)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -24,7 +33,7 @@ pub fn run(args: QueryArgs) -> Result<()> {
             writeln!(
                 out,
                 "query {:?} in the {} index ({} documents):",
-                args.query,
+                query,
                 kind.as_str(),
                 index.num_docs()
             )?;
@@ -55,5 +64,31 @@ pub fn run(args: QueryArgs) -> Result<()> {
         }
     }
     out.flush()?;
+    Ok(())
+}
+
+/// `docview query --batch TOPICS --run FILE`: the topics' run on `index`, written as a TREC run
+/// file.
+fn run_batch(args: &QueryArgs, index: &OpenIndex, batch: &Path, run: &Path) -> Result<()> {
+    let tag = args
+        .tag
+        .clone()
+        .unwrap_or_else(|| format!("docview-{}", index.kind().as_str()));
+    if tag.is_empty() || tag.contains(char::is_whitespace) {
+        bail!("--tag {tag:?}: a run's tag is one word");
+    }
+    let topics = read_topics(batch)?;
+    let docids = document_ids(&args.dir, &DocIdField::named(&args.docid))?;
+    let depth = usize::try_from(args.depth)?;
+    let runs = run_topics(index, &topics, &docids, depth, args.threads)?;
+    write_run(run, &runs, &tag)?;
+    let lines: usize = runs.iter().map(|r| r.ranked.len()).sum();
+    let empty = runs.iter().filter(|r| r.ranked.is_empty()).count();
+    eprintln!(
+        "{} topics run on the {} index: {lines} lines written to {} ({empty} topics found nothing)",
+        runs.len(),
+        index.kind().as_str(),
+        run.display()
+    );
     Ok(())
 }

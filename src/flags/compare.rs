@@ -32,4 +32,23 @@ pub struct CompareArgs {
     /// Where to write compare.json and compare.html (default: DIR).
     #[arg(long, value_name = "OUT")]
     pub out: Option<PathBuf>,
+    /// A test collection's topics, for ranked retrieval (with --qrels): `qid<TAB>query` lines,
+    /// TREC's <top> blocks (<num>, <title>), or JSON Lines of {"qid", "query"}. Each topic is
+    /// searched as a bag of its words in every index, up to 1,000 documents.
+    #[arg(long, value_name = "FILE", requires = "qrels")]
+    pub topics: Option<PathBuf>,
+    /// The test collection's relevance judgments (with --topics), TREC's `qid iter docid rel`
+    /// lines, graded (1 and up is relevant): gives nDCG@10, P@10, AP, R@100, RR@10 and
+    /// Judged@10 per index, each cleaned index tested against fulltext (paired randomization
+    /// test), and the topics that gain and lose most.
+    #[arg(long, value_name = "FILE", requires = "topics")]
+    pub qrels: Option<PathBuf>,
+    /// The record field the qrels' document ids are: url (the record's identifier, the
+    /// default), warc_record_id, or a field of the JSON lines ingested (a user's `id`).
+    #[arg(long, value_name = "FIELD", default_value = "url", requires = "topics")]
+    pub docid: String,
+    /// With --topics: also write each index's run as a TREC run file, RUNS/INDEX.run (`qid
+    /// Q0 docid rank score tag`, tagged docview-INDEX), for trec_eval or ir-measures.
+    #[arg(long, value_name = "RUNS", requires = "topics")]
+    pub run_dir: Option<PathBuf>,
 }

@@ -7,6 +7,7 @@ use docview::classifier::{Params, TreeParams};
 use docview::classify::{Method, Source};
 use docview::clean::{MAX_TREE_DEPTH, TrainParams};
 use docview::compare::CompareOptions;
+use docview::compare::ranking::{DocIdField, RankingOptions};
 use docview::extract::{Keep, PageLimits};
 use docview::index::IndexKind;
 use docview::input::JsonlKeys;
@@ -183,6 +184,15 @@ impl CompareArgs {
         options.seed = self.seed;
         options.runs = self.runs;
         options.threads = self.threads;
+        options.ranking = match (&self.topics, &self.qrels) {
+            (Some(topics), Some(qrels)) => Some(RankingOptions {
+                topics: topics.clone(),
+                qrels: qrels.clone(),
+                docid: DocIdField::named(&self.docid),
+                runs: self.run_dir.clone(),
+            }),
+            _ => None,
+        };
         options
     }
 }

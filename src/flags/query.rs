@@ -23,8 +23,13 @@ pub struct QueryArgs {
     /// -excluded (also first: `-draft notes`), title:word, (groups), AND, OR, NOT. At most 64
     /// `(` and `NOT` and 4,096 bytes. A query that is also a flag of this command (`-k`,
     /// `--json`) needs `--` before it.
-    #[arg(value_name = "QUERY", allow_hyphen_values = true)]
-    pub query: String,
+    #[arg(
+        value_name = "QUERY",
+        allow_hyphen_values = true,
+        required_unless_present = "batch",
+        conflicts_with = "batch"
+    )]
+    pub query: Option<String>,
     /// Which index to search.
     #[arg(long, value_enum, default_value_t = IndexArg::Topic)]
     pub index: IndexArg,
@@ -38,4 +43,28 @@ pub struct QueryArgs {
     /// posting lists: documents holding each and the bytes read.
     #[arg(long)]
     pub explain: bool,
+    /// Run a test collection's topics instead of one query (with --run): `qid<TAB>query`
+    /// lines, TREC's <top> blocks (<num>, <title>), or JSON Lines of {"qid", "query"}. Each
+    /// topic is searched as a bag of its words (title and body, any word), as `docview compare
+    /// --topics` searches it.
+    #[arg(long, value_name = "TOPICS", requires = "run", conflicts_with_all = ["json", "explain"])]
+    pub batch: Option<PathBuf>,
+    /// With --batch: write the run as a TREC run file (`qid Q0 docid rank score tag` lines),
+    /// for trec_eval or ir-measures; replaced only once complete.
+    #[arg(long, value_name = "FILE", requires = "batch")]
+    pub run: Option<PathBuf>,
+    /// With --batch: documents a topic (the run's depth).
+    #[arg(long, value_name = "N", default_value_t = 1000, requires = "batch", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub depth: u64,
+    /// With --batch: the run's tag, its last column (default: docview-INDEX).
+    #[arg(long, value_name = "TAG", requires = "batch")]
+    pub tag: Option<String>,
+    /// With --batch: the record field the run's document ids are: url (the record's
+    /// identifier, the default), warc_record_id, or a field of the JSON lines ingested (a
+    /// user's `id`).
+    #[arg(long, value_name = "FIELD", default_value = "url", requires = "batch")]
+    pub docid: String,
+    /// With --batch: worker threads (0: one per core). The run is the same whatever the number.
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "batch", value_parser = super::threads)]
+    pub threads: usize,
 }

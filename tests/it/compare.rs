@@ -167,3 +167,185 @@ fn a_bad_line_of_a_queries_file_is_named() {
         assert!(!ingest_dir.join("compare.json").exists());
     }
 }
+
+/// The python with ir-measures to check docview's measures against: `DOCVIEW_IR_PYTHON`
+/// (CI's `.ci/run` makes a virtual environment with it), else `python3` when it has it.
+fn ir_measures_python() -> Option<String> {
+    let candidates = std::env::var("DOCVIEW_IR_PYTHON")
+        .ok()
+        .into_iter()
+        .chain(std::iter::once("python3".to_string()));
+    for python in candidates {
+        let has = Command::new(&python)
+            .args(["-c", "import ir_measures"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if has {
+            return Some(python);
+        }
+    }
+    None
+}
+
+/// Issue 44: `compare --topics --qrels` on the samples' own test collection
+/// (corpus-samples/trec: 13 topics, 12 of them judged) gives each index's nDCG@10, P@10, AP,
+/// R@100, RR@10 and Judged@10, tests the cleaned indexes against the full text, and writes
+/// the runs, which `query --batch` writes alike and ir-measures scores as docview does, to
+/// four decimals.
+#[test]
+fn topics_and_qrels_give_trec_measures_and_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let ingest = ingested(dir.path());
+    let trec = Path::new(SAMPLES).join("trec");
+    let (topics, qrels) = (trec.join("topics.tsv"), trec.join("qrels.txt"));
+    let runs = dir.path().join("runs");
+    let out = dir.path().join("report");
+    let status = Command::new(DOCVIEW)
+        .arg("compare")
+        .arg(&ingest)
+        .arg("--topics")
+        .arg(&topics)
+        .arg("--qrels")
+        .arg(&qrels)
+        .arg("--run-dir")
+        .arg(&runs)
+        .arg("--out")
+        .arg(&out)
+        .args(["--vocabulary", "0"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&status.stdout);
+    assert!(status.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("4. Ranked retrieval: 12 judged topics"),
+        "{stdout}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("compare.json")).unwrap()).unwrap();
+    let html = std::fs::read_to_string(out.join("compare.html")).unwrap();
+    assert!(html.contains("4. Ranked retrieval") && html.contains("<th>nDCG@10</th>"));
+    let ranking = &report["ranking"];
+    assert_eq!(ranking["judged_topics"], 12);
+    assert_eq!(ranking["unjudged_topics"], serde_json::json!(["13"]));
+    // Topic 12's second relevant page was never crawled.
+    assert_eq!(ranking["judged_not_indexed"], 1);
+    let indexes = ranking["indexes"].as_array().unwrap();
+    let names: Vec<&str> = indexes
+        .iter()
+        .map(|i| i["index"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["fulltext", "topic", "abstract"]);
+    for index in indexes {
+        let mean = &index["mean"];
+        // Each topic's page is found, most of them first.
+        assert!(mean["ndcg@10"].as_f64().unwrap() > 0.9, "{index}");
+        assert!(mean["recall@100"].as_f64().unwrap() > 0.9, "{index}");
+        assert_eq!(index["topics"].as_array().unwrap().len(), 12);
+        let versus = index["versus_fulltext"].as_array().unwrap();
+        if index["index"] == "fulltext" {
+            assert!(versus.is_empty());
+        } else {
+            assert_eq!(versus.len(), 6);
+            assert!(versus.iter().all(|v| {
+                let p = v["p_value"].as_f64().unwrap();
+                p > 0.0 && p <= 1.0
+            }));
+        }
+    }
+    // The runs: TREC lines, the dry stone wall first for topic 1.
+    let topic_run = std::fs::read_to_string(runs.join("topic.run")).unwrap();
+    let first = topic_run.lines().next().unwrap();
+    let fields: Vec<&str> = first.split(' ').collect();
+    assert_eq!(fields.len(), 6, "{first}");
+    assert_eq!(
+        (fields[0], fields[1], fields[2], fields[3], fields[5]),
+        (
+            "1",
+            "Q0",
+            "http://www.fieldnotes.example/2021/11/how-a-dry-stone-wall-stays-up/",
+            "1",
+            "docview-topic"
+        )
+    );
+    // query --batch writes the same run.
+    let batch = dir.path().join("batch.run");
+    let out = Command::new(DOCVIEW)
+        .arg("query")
+        .arg(&ingest)
+        .arg("--batch")
+        .arg(&topics)
+        .arg("--run")
+        .arg(&batch)
+        .args(["--index", "topic", "--threads", "2"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&batch).unwrap(), topic_run);
+    // An independent implementation agrees.
+    let Some(python) = ir_measures_python() else {
+        println!("skipping the ir-measures check: no python with ir_measures (DOCVIEW_IR_PYTHON)");
+        return;
+    };
+    let check = Command::new(python)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/ir/check_measures.py"))
+        .arg(&qrels)
+        .arg(&runs)
+        .arg(dir.path().join("report/compare.json"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        check.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    assert!(
+        said.contains("216 figures equal to four decimals"),
+        "{said}"
+    );
+}
+
+/// `--topics` without `--qrels`, a query and `--batch` together, and a bad topics file are
+/// refused with what was wrong.
+#[test]
+fn bad_test_collections_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ingest = ingested(dir.path());
+    let topics = Path::new(SAMPLES).join("trec/topics.tsv");
+    let out = Command::new(DOCVIEW)
+        .arg("compare")
+        .arg(&ingest)
+        .arg("--topics")
+        .arg(&topics)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--qrels"));
+    let bad = dir.path().join("bad.tsv");
+    std::fs::write(&bad, "1\tfine\n2 no tab\n").unwrap();
+    let out = Command::new(DOCVIEW)
+        .arg("query")
+        .arg(&ingest)
+        .arg("--batch")
+        .arg(&bad)
+        .arg("--run")
+        .arg(dir.path().join("x.run"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("line 2"), "{err}");
+    assert!(!dir.path().join("x.run").exists());
+    let out = Command::new(DOCVIEW)
+        .arg("query")
+        .arg(&ingest)
+        .arg("harbour")
+        .arg("--batch")
+        .arg(&topics)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}

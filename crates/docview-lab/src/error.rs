@@ -44,6 +44,16 @@ pub enum Error {
         /// The first byte that is not UTF-8, from 1.
         byte: usize,
     },
+    /// A line of a test collection's topics or qrels that cannot be read.
+    #[error("{} line {line}: {reason}", path.display())]
+    TestCollection {
+        /// The topics or qrels file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// What was wrong.
+        reason: String,
+    },
     /// A replica benchmark cannot be built or read.
     #[error("replica benchmark {path}: {reason}")]
     Benchmark {

@@ -230,6 +230,23 @@ impl OpenIndex {
             .collect())
     }
 
+    /// The URLs of the top `k` documents for `query` with their scores, best first: a run of
+    /// a ranked retrieval (`docview query --batch`, `docview compare --topics`).
+    pub fn top_scored_urls(&self, query: &dyn Query, k: usize) -> Result<Vec<(f32, String)>> {
+        Ok(self
+            .top_docs(query, k)?
+            .into_iter()
+            .map(|(score, doc)| {
+                let url = doc
+                    .get_first(self.fields.url)
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_string();
+                (score, url)
+            })
+            .collect())
+    }
+
     /// The top `k` hits of `query` with snippets of the body.
     pub fn hits(&self, query: &dyn Query, k: usize) -> Result<Vec<Hit>> {
         let top = self.top_docs(query, k)?;

@@ -38,8 +38,74 @@ pub fn render_html(report: &CompareReport) -> String {
     part_sizes(&mut page, &report.sizes);
     part_query_cost(&mut page, report.query_cost.as_ref());
     part_retrieval(&mut page, report.retrieval.as_ref());
+    if let Some(ranking) = &report.ranking {
+        part_ranking(&mut page, ranking);
+    }
     page.push_str("</body>\n</html>\n");
     page
+}
+
+/// Part 4: ranked retrieval on a test collection: each index's means, the p-value of each
+/// cleaned index against the full text, and the topics that move most.
+fn part_ranking(page: &mut String, r: &super::ranking::Ranking) {
+    use super::ranking::Measure;
+    let _ = write!(
+        page,
+        "<h2>4. Ranked retrieval</h2>\n<p class=\"meta\">{} judged topics of <code>{}</code> \
+         ({} without judgments left out), judgments <code>{}</code>, document ids from \
+         <code>{}</code>; {} judged documents are not in the indexes. p: two-sided paired \
+         randomization test against fulltext, {} permutations.</p>\n<table>\n<tr><th>index</th>",
+        r.judged_topics,
+        esc(&r.topics_file),
+        r.unjudged_topics.len(),
+        esc(&r.qrels_file),
+        esc(&r.docid),
+        r.judged_not_indexed,
+        r.permutations
+    );
+    for m in Measure::ALL {
+        let _ = write!(page, "<th>{}</th>", m.label());
+    }
+    page.push_str("</tr>\n");
+    for i in &r.indexes {
+        let _ = write!(page, "<tr><td class=\"name\">{}</td>", esc(&i.index));
+        for m in Measure::ALL {
+            let p = i
+                .versus_fulltext
+                .iter()
+                .find(|v| v.measure == m)
+                .map_or(String::new(), |v| format!(" (p {:.3})", v.p_value));
+            let _ = write!(page, "<td class=\"num\">{:.4}{p}</td>", m.of(&i.mean));
+        }
+        page.push_str("</tr>\n");
+    }
+    page.push_str("</table>\n");
+    for i in &r.indexes {
+        for (what, topics) in [("gains", &i.most_gained), ("loses", &i.most_lost)] {
+            if topics.is_empty() {
+                continue;
+            }
+            let _ = write!(
+                page,
+                "<h3>{} {what} most in nDCG@10</h3>\n<table>\n<tr><th>topic</th><th>query</th>\
+                 <th>fulltext</th><th>{}</th></tr>\n",
+                esc(&i.index),
+                esc(&i.index)
+            );
+            for t in topics {
+                let _ = writeln!(
+                    page,
+                    "<tr><td>{}</td><td>{}</td><td class=\"num\">{:.3}</td>\
+                     <td class=\"num\">{:.3}</td></tr>",
+                    esc(&t.qid),
+                    esc(&t.query),
+                    t.fulltext,
+                    t.index
+                );
+            }
+            page.push_str("</table>\n");
+        }
+    }
 }
 
 const STYLE: &str = "\
@@ -937,6 +1003,7 @@ mod tests {
             sizes: sizes(),
             query_cost: Some(query_cost()),
             retrieval: Some(retrieval("topic")),
+            ranking: None,
         }
     }
 
@@ -1082,6 +1149,7 @@ mod tests {
             sizes: sizes(),
             query_cost: None,
             retrieval: None,
+            ranking: None,
         };
         let html = render_html(&report);
         assert!(html.contains("Part 1: index size"));
@@ -1157,6 +1225,7 @@ mod tests {
                 per_index: Vec::new(),
                 ..retrieval("topic")
             }),
+            ranking: None,
         };
         let html = render_html(&empty);
         assert!(html.contains("No index found"));

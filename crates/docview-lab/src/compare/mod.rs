@@ -9,7 +9,10 @@
 //!    own vocabulary drawn by document frequency ([`query_cost`]);
 //! 3. **retrieval quality** on a labelled set whose pages were ingested ([`retrieval`]):
 //!    content snippets should find their page (hit@10), boilerplate snippets should not
-//!    (false-hit rate@10), reference titles should rank it first (MRR@10).
+//!    (false-hit rate@10), reference titles should rank it first (MRR@10);
+//! 4. **ranked retrieval** on a test collection's topics and qrels ([`ranking`]): nDCG@10,
+//!    P@10, AP, R@100, RR@10 and Judged@10 per index, each cleaned index tested against the
+//!    full text, the runs written as TREC run files.
 //!
 //! [`CompareReport`] holds the figures; it renders as a terminal table, `compare.json` and a
 //! self-contained `compare.html`.
@@ -17,6 +20,7 @@
 mod cost;
 mod html;
 mod queries;
+pub mod ranking;
 mod report;
 mod retrieval;
 mod size;
@@ -52,6 +56,8 @@ pub struct CompareOptions {
     pub runs: usize,
     /// Worker threads for the retrieval queries (0: one per core).
     pub threads: usize,
+    /// A test collection's topics and qrels, for ranked retrieval.
+    pub ranking: Option<ranking::RankingOptions>,
 }
 
 impl CompareOptions {
@@ -65,6 +71,7 @@ impl CompareOptions {
             seed: 1,
             runs: 5,
             threads: 0,
+            ranking: None,
         }
     }
 }
@@ -112,11 +119,21 @@ pub fn compare(options: &CompareOptions) -> Result<CompareReport> {
         )?),
         _ => None,
     };
+    let ranking = match &options.ranking {
+        Some(asked) => Some(ranking::ranking(
+            &options.dir,
+            &indexes,
+            asked,
+            options.threads,
+        )?),
+        None => None,
+    };
     Ok(CompareReport {
         dir: options.dir.display().to_string(),
         sizes,
         query_cost,
         retrieval,
+        ranking,
     })
 }
 

@@ -16,6 +16,9 @@ pub struct CompareReport {
     pub query_cost: Option<QueryCost>,
     /// Part 3: retrieval quality, when a labelled set was given.
     pub retrieval: Option<Retrieval>,
+    /// Part 4: ranked retrieval on a test collection, when topics and qrels were given.
+    #[serde(default)]
+    pub ranking: Option<super::ranking::Ranking>,
 }
 
 /// Bytes on disk of one index, split by what they hold (tantivy's space usage, summed over
@@ -282,6 +285,66 @@ impl CompareReport {
                 );
             }
         }
+        if let Some(r) = &self.ranking {
+            render_ranking(&mut s, r);
+        }
         s
+    }
+}
+
+/// Part 4 of the text report: each index's means, its test against the full text, and the
+/// topics that move most.
+fn render_ranking(s: &mut String, r: &super::ranking::Ranking) {
+    use super::ranking::Measure;
+    use std::fmt::Write;
+    let _ = writeln!(
+        s,
+        "\n4. Ranked retrieval: {} judged topics of {} ({} without judgments left out), qrels {}, \
+         document ids from {:?}; {} judged documents not in the indexes",
+        r.judged_topics,
+        r.topics_file,
+        r.unjudged_topics.len(),
+        r.qrels_file,
+        r.docid,
+        r.judged_not_indexed
+    );
+    let _ = write!(s, "  {:<9}", "index");
+    for m in Measure::ALL {
+        let _ = write!(s, " {:>10}", m.label());
+    }
+    let _ = writeln!(s);
+    for i in &r.indexes {
+        let _ = write!(s, "  {:<9}", i.index);
+        for m in Measure::ALL {
+            let _ = write!(s, " {:>10.4}", m.of(&i.mean));
+        }
+        let _ = writeln!(s);
+        if !i.versus_fulltext.is_empty() {
+            let _ = write!(s, "  {:<9}", "  p");
+            for v in &i.versus_fulltext {
+                let _ = write!(s, " {:>10.4}", v.p_value);
+            }
+            let _ = writeln!(s);
+        }
+    }
+    let _ = writeln!(
+        s,
+        "  (p: two-sided paired randomization test against fulltext, {} permutations)",
+        r.permutations
+    );
+    for i in &r.indexes {
+        for (what, topics) in [("gains", &i.most_gained), ("loses", &i.most_lost)] {
+            if topics.is_empty() {
+                continue;
+            }
+            let _ = writeln!(s, "  {} {} most in nDCG@10 on:", i.index, what);
+            for t in topics {
+                let _ = writeln!(
+                    s,
+                    "    {:<10} {:.3} -> {:.3}  {}",
+                    t.qid, t.fulltext, t.index, t.query
+                );
+            }
+        }
     }
 }
