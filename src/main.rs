@@ -83,6 +83,7 @@ fn run(command: Command) -> Result<u8> {
         Command::Eval(args) => commands::eval::run(args)?,
         Command::Ingest(args) => commands::ingest::run(args)?,
         Command::Query(args) => commands::query::run(args)?,
+        Command::Export(args) => commands::export::run(args)?,
         Command::Compare(args) => commands::compare::run(args)?,
         Command::Blocks(args) => commands::blocks::run(args)?,
         Command::TrainCleaner(args) => commands::train_cleaner::run(args)?,

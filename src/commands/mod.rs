@@ -7,6 +7,7 @@ pub mod blocks;
 pub mod classify;
 pub mod compare;
 pub mod eval;
+pub mod export;
 pub mod extract;
 pub mod ingest;
 pub mod query;

@@ -8,6 +8,7 @@ mod classify;
 mod cleaner;
 mod compare;
 mod eval;
+mod export;
 mod extract;
 mod favor;
 mod ingest;
@@ -23,6 +24,7 @@ pub use classify::{
 };
 pub use compare::CompareArgs;
 pub use eval::EvalArgs;
+pub use export::{ExportArgs, ExportFormat};
 pub use extract::{ExtractArgs, Format};
 pub use ingest::IngestArgs;
 pub use query::QueryArgs;
@@ -45,6 +47,12 @@ fn charset(value: &str) -> Result<String, String> {
              windows-1252, shift_jis)"
         ))
     }
+}
+
+/// A record field `export --contents` names.
+fn export_field(value: &str) -> Result<docview::records::ExportField, String> {
+    docview::records::ExportField::named(value)
+        .ok_or_else(|| format!("{value:?} is no record field (title, keywords, abstract, topic)"))
 }
 
 fn threads(value: &str) -> Result<usize, String> {
@@ -91,6 +99,10 @@ pub enum Command {
     /// size, query cost and, with --corpus, retrieval quality; prints tables and writes
     /// compare.json and a self-contained compare.html.
     Compare(CompareArgs),
+    /// Hand an ingest's records to another engine: Anserini/Pyserini's JSON collection, one
+    /// {"id", "contents"} line a record, `contents` the topic content (or the fields
+    /// --contents names), so that it indexes exactly docview's cleaned text.
+    Export(ExportArgs),
     /// Measure replica removal on real pages, the way the paper did (§7.2, Table 2): `build` a
     /// benchmark of base, near-replica and non-replica pages from a labelled set, then `eval`
     /// the fingerprints on it.

@@ -349,3 +349,79 @@ fn bad_test_collections_are_refused() {
         .unwrap();
     assert!(!out.status.success());
 }
+
+/// Issue 44, part 4: `docview export --format pyserini` hands the records to Anserini/Pyserini
+/// as `{"id", "contents"}` lines: the topic content by default, the fields --contents names
+/// joined by a blank line, ids from --docid; a record without the id field is an error and
+/// --out is then not made.
+#[test]
+fn export_writes_pyserinis_json_collection() {
+    let dir = tempfile::tempdir().unwrap();
+    let ingest = ingested(dir.path());
+    let records: Vec<serde_json::Value> = std::fs::read_to_string(ingest.join("docviews.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let export = |args: &[&str]| {
+        let out = Command::new(DOCVIEW)
+            .arg("export")
+            .arg(&ingest)
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (ok, stdout, _) = export(&["--format", "pyserini"]);
+    assert!(ok);
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), records.len());
+    for (line, record) in lines.iter().zip(&records) {
+        assert_eq!(line.as_object().unwrap().len(), 2, "{line}");
+        assert_eq!(line["id"], record["identifier"]);
+        assert_eq!(line["contents"], record["topic_content"]);
+    }
+    let file = dir.path().join("collection.jsonl");
+    let (ok, _, stderr) = export(&[
+        "--contents",
+        "title,abstract,topic",
+        "--docid",
+        "warc_record_id",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains(&format!("{} records exported", records.len())),
+        "{stderr}"
+    );
+    let first: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(first["id"], records[0]["warc_record_id"]);
+    let want = format!(
+        "{}\n\n{}\n\n{}",
+        records[0]["title"].as_str().unwrap(),
+        records[0]["abstract"].as_str().unwrap(),
+        records[0]["topic_content"].as_str().unwrap()
+    );
+    assert_eq!(first["contents"], want.as_str());
+    let missing = dir.path().join("missing.jsonl");
+    let (ok, _, stderr) = export(&["--docid", "id", "--out", missing.to_str().unwrap()]);
+    assert!(!ok && stderr.contains("has no \"id\""), "{stderr}");
+    assert!(!missing.exists());
+    let (ok, _, stderr) = export(&["--contents", "body"]);
+    assert!(!ok && stderr.contains("no record field"), "{stderr}");
+}

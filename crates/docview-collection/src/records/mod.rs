@@ -1,10 +1,13 @@
 //! The record files of an ingest, as the lab, the Python module and the pipeline read and
 //! write them: `docviews.jsonl` ([`RecordLine`]), `replicas.jsonl` ([`ReplicaLine`]),
 //! `skipped.jsonl` ([`SkippedLine`]) and `docviews.parquet` ([`DocViewRow`]); the line of a
-//! page cleaned alone that `extract --format jsonl` writes ([`PageLine`]); and the Parquet
+//! page cleaned alone that `extract --format jsonl` writes ([`PageLine`]); the records handed
+//! to other engines (Pyserini's JSON collection: [`export_pyserini`]) and a record's document
+//! id ([`DocIdField`]); and the Parquet
 //! tables that file and the sharded stages' work files are written in ([`table`], with
 //! [`rows`] for a table's rows as structs).
 
+mod export;
 mod page_line;
 mod parquet;
 pub mod rows;
@@ -23,6 +26,7 @@ use crate::replica::{Fingerprints, ReplicaKind};
 use crate::{Error, Result};
 use docview_input::InputIds;
 
+pub use export::{DocIdField, ExportField, PyseriniLine, export_pyserini};
 pub use page_line::{LINE_KEYS, LineContent, PageLine};
 pub use parquet::{DOCVIEWS_PARQUET, DocViewRow, read_docviews_parquet, write_docviews_parquet};
 pub use skip::{Skip, UnknownSkip};

@@ -22,6 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::index::{Combine, OpenIndex};
 use crate::output::write_atomically;
+pub use crate::records::DocIdField;
 use crate::records::{DOCVIEWS, RecordLine, for_each_line};
 use crate::{Error, Result};
 pub use measures::{Measure, Measures, Ranked, mean, measure, randomization_p, trec_order};
@@ -33,98 +34,27 @@ pub const RUN_DEPTH: usize = 1000;
 /// Topics listed as gaining and losing most, per cleaned index.
 const MOVERS: usize = 5;
 
-/// Which field of a record is its document id in the qrels and the run files.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum DocIdField {
-    /// The record's identifier: the page's URL (`url`).
-    Identifier,
-    /// The WARC record's `WARC-Record-ID` (`warc_record_id`).
-    WarcRecordId,
-    /// A field of the JSON line the page came from (a user's `id`).
-    InputField(String),
-}
-
-impl DocIdField {
-    /// The field called `name`: `url` (or `identifier`), `warc_record_id`, else a JSON line's
-    /// field of that name.
-    pub fn named(name: &str) -> DocIdField {
-        match name {
-            "url" | "identifier" => DocIdField::Identifier,
-            "warc_record_id" => DocIdField::WarcRecordId,
-            other => DocIdField::InputField(other.to_string()),
-        }
-    }
-
-    /// Its name.
-    pub fn name(&self) -> &str {
-        match self {
-            DocIdField::Identifier => "url",
-            DocIdField::WarcRecordId => "warc_record_id",
-            DocIdField::InputField(name) => name,
-        }
-    }
-
-    /// The document id of `record`, if it has the field (a JSON value that is not a string
-    /// as its JSON text).
-    fn of(&self, record: &RecordLine) -> Option<String> {
-        match self {
-            DocIdField::Identifier => Some(record.docview.identifier.clone()),
-            DocIdField::WarcRecordId => record.ids.warc_record_id.clone(),
-            DocIdField::InputField(name) => record
-                .ids
-                .input_fields
-                .as_ref()?
-                .iter()
-                .find(|(key, _)| key == name)
-                .map(|(_, value)| match value {
-                    serde_json::Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                }),
-        }
-    }
-}
-
 /// The document id of each kept page of the ingest in `dir`, by its URL (the indexes' key);
-/// a page without the field is an error naming it, as a run could not name it.
+/// a page without the field, or whose value is no one word, is an error naming it, as a run
+/// could not name it ([`DocIdField::of_checked`]).
 pub fn document_ids(dir: &Path, field: &DocIdField) -> Result<HashMap<String, String>> {
+    let file = dir.join(DOCVIEWS);
     let mut ids = HashMap::new();
-    let mut missing: Option<String> = None;
-    let mut count = 0usize;
-    let mut spaced: Option<(String, String)> = None;
-    for_each_line(&dir.join(DOCVIEWS), |r: RecordLine| match field.of(&r) {
-        Some(id) if id.is_empty() || id.contains(char::is_whitespace) => {
-            spaced.get_or_insert((r.docview.identifier, id));
-        }
-        Some(id) => {
-            ids.insert(r.docview.identifier, id);
-        }
-        None => {
-            count += 1;
-            missing.get_or_insert(r.docview.identifier);
+    let mut failed: Option<docview_collection::Error> = None;
+    for_each_line(&file, |r: RecordLine| {
+        if failed.is_none() {
+            match field.of_checked(&r, &file) {
+                Ok(id) => {
+                    ids.insert(r.docview.identifier, id);
+                }
+                Err(e) => failed = Some(e),
+            }
         }
     })?;
-    if let Some((page, id)) = spaced {
-        return Err(Error::bad_input(
-            dir.join(DOCVIEWS).display().to_string(),
-            format!(
-                "the {:?} of {page} is {id:?}: a run file's document id is one word; name \
-                 another field with --docid",
-                field.name()
-            ),
-        ));
+    match failed {
+        Some(e) => Err(e.into()),
+        None => Ok(ids),
     }
-    if let Some(first) = missing {
-        return Err(Error::bad_input(
-            dir.join(DOCVIEWS).display().to_string(),
-            format!(
-                "{count} records have no {:?} to be their document id (the first: {first}); \
-                 name another with --docid (url, warc_record_id, or a field of the JSON lines \
-                 ingested)",
-                field.name()
-            ),
-        ));
-    }
-    Ok(ids)
 }
 
 /// One topic's ranked documents, in [`trec_order`].
