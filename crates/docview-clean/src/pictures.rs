@@ -49,6 +49,8 @@ pub(crate) fn article_pictures(
 ) -> Pictures {
     let mut pictures = Pictures::default();
     let mut around = vec![false; tree.nodes.len()];
+    // Made when a picture's surroundings first hold a link.
+    let mut other_links: Option<Vec<bool>> = None;
     for id in tree.descendants(topic_root) {
         let node = tree.node(id);
         if holds[id as usize] || node.own.images == 0 || node.own.terms > 0 {
@@ -70,10 +72,11 @@ pub(crate) fn article_pictures(
             n.hidden || n.hint.is_boilerplate() || ruled_out(p)
         });
         let subtree = &tree.node(top).subtree;
-        if furniture
-            || subtree.terms > SURROUND_TERMS
-            || subtree.anchor_terms > 0
-            || !links_to_images_only(tree, top)
+        if furniture || subtree.terms > SURROUND_TERMS || subtree.anchor_terms > 0 {
+            continue;
+        }
+        if subtree.links > 0
+            && other_links.get_or_insert_with(|| other_links_below(tree))[top as usize]
         {
             continue;
         }
@@ -87,28 +90,25 @@ pub(crate) fn article_pictures(
     pictures
 }
 
-/// True when every link of the subtree under `top` points at an image file.
-fn links_to_images_only(tree: &TagTree, top: NodeId) -> bool {
-    let subtree = &tree.node(top).subtree;
-    if subtree.links == 0 {
-        return true;
+/// By node id: true when the node's subtree holds a link to anything but an image file. One
+/// pass over the links and one up the tree (children come after their parents).
+fn other_links_below(tree: &TagTree) -> Vec<bool> {
+    let mut below = vec![false; tree.nodes.len()];
+    for link in &tree.links {
+        if !is_image_file(&link.href)
+            && let Some(b) = below.get_mut(link.node as usize)
+        {
+            *b = true;
+        }
     }
-    // Node ids are in document order, and so are the links: the subtree's links sit in one run.
-    let last = last_descendant(tree, top);
-    let links = &tree.links;
-    let from = links.partition_point(|l| l.node < top);
-    links[from..]
-        .iter()
-        .take_while(|l| l.node <= last)
-        .all(|l| is_image_file(&l.href))
-}
-
-/// The last node of the subtree under `id`, in document order.
-fn last_descendant(tree: &TagTree, mut id: NodeId) -> NodeId {
-    while let Some(&last) = tree.node(id).children.last() {
-        id = last;
+    for i in (1..tree.nodes.len()).rev() {
+        if below[i]
+            && let Some(p) = tree.nodes[i].parent
+        {
+            below[p as usize] = true;
+        }
     }
-    id
+    below
 }
 
 /// True when `href`'s path ends in an image file's extension.

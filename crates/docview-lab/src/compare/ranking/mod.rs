@@ -66,12 +66,22 @@ pub struct TopicRun {
     pub ranked: Vec<Ranked>,
 }
 
-/// `query` as a bag of words: what is neither a letter nor a digit becomes a space.
+/// `query` as a bag of words: what is neither a letter nor a digit becomes a space, and the
+/// words the query syntax reads as operators (`AND`, `OR`, `NOT`) are lowercased, so that a
+/// title such as "Crime AND Punishment" is its three words.
 pub fn bag_of_words(query: &str) -> String {
-    query
+    let spaced: String = query
         .chars()
         .map(|c| if c.is_alphanumeric() { c } else { ' ' })
-        .collect()
+        .collect();
+    spaced
+        .split_whitespace()
+        .map(|w| match w {
+            "AND" | "OR" | "NOT" => w.to_lowercase(),
+            _ => w.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The run of `topics` on `index`, up to `depth` documents a topic, named by `docids` (a
@@ -345,4 +355,18 @@ fn versus(ranking: &mut IndexRanking, full: &IndexRanking, topics: &[Topic]) {
     lost.sort_by(|a, b| (a.index - a.fulltext).total_cmp(&(b.index - b.fulltext)));
     lost.truncate(MOVERS);
     ranking.most_lost = lost;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bag_of_words;
+
+    #[test]
+    fn a_topic_is_its_words_whatever_the_query_syntax() {
+        assert_eq!(
+            bag_of_words("title:\"Crime AND (Punishment)\" -NOT +war's"),
+            "title Crime and Punishment not war s"
+        );
+        assert_eq!(bag_of_words("清溪大桥，通车"), "清溪大桥 通车");
+    }
 }
