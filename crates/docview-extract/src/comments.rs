@@ -28,11 +28,12 @@ const REPLY_FORM_PARTS: [&str; 4] = ["respond", "reply-form", "replyform", "comm
 pub fn comments_of(tree: &TagTree) -> Option<String> {
     let visible = tree.visible_nodes();
     let mut sections: Vec<String> = Vec::new();
-    // The last section taken: a block inside it is a part of it.
-    let mut inside: Option<NodeId> = None;
+    // The last node of the last section taken: node ids are in document order, so a block up
+    // to it is a part of that section.
+    let mut inside_to: Option<NodeId> = None;
     for (i, node) in tree.nodes.iter().enumerate() {
         let id = i as NodeId;
-        if inside.is_some_and(|s| tree.is_ancestor(s, id)) {
+        if inside_to.is_some_and(|last| id <= last) {
             continue;
         }
         let section = matches!(node.hint, Hint::Boilerplate(w) if COMMENT_WORDS.contains(&w));
@@ -45,7 +46,7 @@ pub fn comments_of(tree: &TagTree) -> Option<String> {
         {
             continue;
         }
-        inside = Some(id);
+        inside_to = Some(last_descendant(tree, id));
         let text = render(tree, id, false, &|b| {
             if tree.node(b).hidden || is_reply_form(tree, b) {
                 Show::Nothing
@@ -59,6 +60,14 @@ pub fn comments_of(tree: &TagTree) -> Option<String> {
         }
     }
     (!sections.is_empty()).then(|| sections.join("\n\n"))
+}
+
+/// The last node of the subtree under `id`, in document order.
+fn last_descendant(tree: &TagTree, mut id: NodeId) -> NodeId {
+    while let Some(&last) = tree.node(id).children.last() {
+        id = last;
+    }
+    id
 }
 
 /// True when the block `id` is code or inside it: a source code's comment (`<span
