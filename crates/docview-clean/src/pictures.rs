@@ -48,12 +48,16 @@ pub(crate) fn article_pictures(
     ruled_out: &dyn Fn(NodeId) -> bool,
 ) -> Pictures {
     let mut pictures = Pictures::default();
-    let mut around = vec![false; tree.nodes.len()];
-    // Made when a picture's surroundings first hold a link.
+    // Made when the first picture is found, and when a picture's surroundings first hold a
+    // link: most pages have neither.
+    let mut around: Option<Vec<bool>> = None;
     let mut other_links: Option<Vec<bool>> = None;
-    for id in tree.descendants(topic_root) {
+    // Node ids are in document order: the topic root's subtree is the run of ids up to its
+    // last node.
+    let last = last_descendant(tree, topic_root);
+    for id in topic_root..=last {
         let node = tree.node(id);
-        if holds[id as usize] || node.own.images == 0 || node.own.terms > 0 {
+        if node.own.images == 0 || node.own.terms > 0 || holds[id as usize] {
             continue;
         }
         // The blocks from the picture's up to the nearest that holds kept text.
@@ -81,6 +85,7 @@ pub(crate) fn article_pictures(
             continue;
         }
         pictures.blocks.push(id);
+        let around = around.get_or_insert_with(|| vec![false; tree.nodes.len()]);
         for &p in &path[1..] {
             if !std::mem::replace(&mut around[p as usize], true) {
                 pictures.around.push(p);
@@ -109,6 +114,14 @@ fn other_links_below(tree: &TagTree) -> Vec<bool> {
         }
     }
     below
+}
+
+/// The last node of the subtree under `id`, in document order.
+fn last_descendant(tree: &TagTree, mut id: NodeId) -> NodeId {
+    while let Some(&last) = tree.node(id).children.last() {
+        id = last;
+    }
+    id
 }
 
 /// True when `href`'s path ends in an image file's extension.
