@@ -54,7 +54,7 @@ pub(crate) fn article_pictures(
     let mut other_links: Option<Vec<bool>> = None;
     // Node ids are in document order: the topic root's subtree is the run of ids up to its
     // last node.
-    let last = last_descendant(tree, topic_root);
+    let last = tree.last_descendant(topic_root);
     for id in topic_root..=last {
         let node = tree.node(id);
         if node.own.images == 0 || node.own.terms > 0 || holds[id as usize] {
@@ -114,14 +114,6 @@ fn other_links_below(tree: &TagTree) -> Vec<bool> {
         }
     }
     below
-}
-
-/// The last node of the subtree under `id`, in document order.
-fn last_descendant(tree: &TagTree, mut id: NodeId) -> NodeId {
-    while let Some(&last) = tree.node(id).children.last() {
-        id = last;
-    }
-    id
 }
 
 /// True when `href`'s path ends in an image file's extension.

@@ -46,7 +46,7 @@ pub fn comments_of(tree: &TagTree) -> Option<String> {
         {
             continue;
         }
-        inside_to = Some(last_descendant(tree, id));
+        inside_to = Some(tree.last_descendant(id));
         let text = render(tree, id, false, &|b| {
             if tree.node(b).hidden || is_reply_form(tree, b) {
                 Show::Nothing
@@ -60,14 +60,6 @@ pub fn comments_of(tree: &TagTree) -> Option<String> {
         }
     }
     (!sections.is_empty()).then(|| sections.join("\n\n"))
-}
-
-/// The last node of the subtree under `id`, in document order.
-fn last_descendant(tree: &TagTree, mut id: NodeId) -> NodeId {
-    while let Some(&last) = tree.node(id).children.last() {
-        id = last;
-    }
-    id
 }
 
 /// True when the block `id` is code or inside it: a source code's comment (`<span

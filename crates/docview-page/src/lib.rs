@@ -378,6 +378,15 @@ impl TagTree {
         out
     }
 
+    /// The last node of the subtree under `id`, in document order: node ids are in document
+    /// order, so the subtree is the run of ids from `id` to it.
+    pub fn last_descendant(&self, mut id: NodeId) -> NodeId {
+        while let Some(&last) = self.node(id).children.last() {
+            id = last;
+        }
+        id
+    }
+
     /// All visible text of the page, blocks separated by blank lines: what a naive engine
     /// indexes.
     pub fn all_text(&self) -> String {

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use super::{DOCVIEWS, RecordLine, for_each_line};
+use super::{DOCVIEWS, RecordLine, try_for_each_line};
 use crate::{Error, Result};
 
 /// Which field of a record is its document id (in qrels, run files and exports).
@@ -157,32 +157,22 @@ pub fn export_pyserini(
 ) -> Result<usize> {
     let file = dir.join(DOCVIEWS);
     let mut lines = 0usize;
-    let mut failed: Option<Error> = None;
-    for_each_line(&file, |record: RecordLine| {
-        if failed.is_some() {
-            return;
-        }
-        let line = docid.of_checked(&record, &file).and_then(|id| {
-            let parts: Vec<String> = fields
-                .iter()
-                .map(|f| f.text(&record))
-                .filter(|t| !t.trim().is_empty())
-                .collect();
-            let line = PyseriniLine {
-                id,
-                contents: parts.join("\n\n"),
-            };
-            let json = serde_json::to_string(&line)
-                .map_err(|e| Error::bad_input(file.display().to_string(), format!("JSON: {e}")))?;
-            writeln!(out, "{json}").map_err(|e| Error::io("the export's output", e))
-        });
-        match line {
-            Ok(()) => lines += 1,
-            Err(e) => failed = Some(e),
-        }
+    try_for_each_line(&file, |record: RecordLine| {
+        let id = docid.of_checked(&record, &file)?;
+        let parts: Vec<String> = fields
+            .iter()
+            .map(|f| f.text(&record))
+            .filter(|t| !t.trim().is_empty())
+            .collect();
+        let line = PyseriniLine {
+            id,
+            contents: parts.join("\n\n"),
+        };
+        let json = serde_json::to_string(&line)
+            .map_err(|e| Error::bad_input(file.display().to_string(), format!("JSON: {e}")))?;
+        writeln!(out, "{json}").map_err(|e| Error::io("the export's output", e))?;
+        lines += 1;
+        Ok(())
     })?;
-    match failed {
-        Some(e) => Err(e),
-        None => Ok(lines),
-    }
+    Ok(lines)
 }

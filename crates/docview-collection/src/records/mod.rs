@@ -125,6 +125,26 @@ pub(crate) fn for_each_line_with_text<T: for<'de> Deserialize<'de>>(
     path: &Path,
     mut f: impl FnMut(T, String),
 ) -> Result<()> {
+    try_lines(path, |value, line| {
+        f(value, line);
+        Ok(())
+    })
+}
+
+/// [`for_each_line`] with a callback that may fail: its first error ends the reading and is
+/// returned.
+pub fn try_for_each_line<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+    mut f: impl FnMut(T) -> Result<()>,
+) -> Result<()> {
+    try_lines(path, |value, _| f(value))
+}
+
+/// The one loop over a JSONL file's lines of `T`, with each line's text.
+fn try_lines<T: for<'de> Deserialize<'de>>(
+    path: &Path,
+    mut f: impl FnMut(T, String) -> Result<()>,
+) -> Result<()> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
     for (i, line) in BufReader::new(file).lines().enumerate() {
         let line = line.map_err(|e| Error::io(path, e))?;
@@ -134,7 +154,7 @@ pub(crate) fn for_each_line_with_text<T: for<'de> Deserialize<'de>>(
         let value = serde_json::from_str(&line).map_err(|e| {
             Error::bad_input(format!("{}:{}", path.display(), i + 1), e.to_string())
         })?;
-        f(value, line);
+        f(value, line)?;
     }
     Ok(())
 }

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::index::{Combine, OpenIndex};
 use crate::output::write_atomically;
 pub use crate::records::DocIdField;
-use crate::records::{DOCVIEWS, RecordLine, for_each_line};
+use crate::records::{DOCVIEWS, RecordLine, try_for_each_line};
 use crate::{Error, Result};
 pub use measures::{Measure, Measures, Ranked, mean, measure, randomization_p, trec_order};
 pub use topics::{Judgments, Qrels, Topic, read_qrels, read_topics};
@@ -40,21 +40,12 @@ const MOVERS: usize = 5;
 pub fn document_ids(dir: &Path, field: &DocIdField) -> Result<HashMap<String, String>> {
     let file = dir.join(DOCVIEWS);
     let mut ids = HashMap::new();
-    let mut failed: Option<docview_collection::Error> = None;
-    for_each_line(&file, |r: RecordLine| {
-        if failed.is_none() {
-            match field.of_checked(&r, &file) {
-                Ok(id) => {
-                    ids.insert(r.docview.identifier, id);
-                }
-                Err(e) => failed = Some(e),
-            }
-        }
+    try_for_each_line(&file, |r: RecordLine| {
+        let id = field.of_checked(&r, &file)?;
+        ids.insert(r.docview.identifier, id);
+        Ok(())
     })?;
-    match failed {
-        Some(e) => Err(e.into()),
-        None => Ok(ids),
-    }
+    Ok(ids)
 }
 
 /// One topic's ranked documents, in [`trec_order`].
