@@ -132,6 +132,7 @@ fn bench_stages(c: &mut Criterion) {
                 title: &d.title,
                 body: &d.topic_content,
                 lang: &d.language,
+                docview: None,
             })
             .collect();
         group.bench_function(format!("index/{name}/{n}-pages"), |b| {

@@ -1,5 +1,6 @@
 // The small index the query fuzz target searches, held in memory: English, Chinese, and a page
-// of stop words, numbers and operators. `fuzz/fuzz_targets/query.rs` and its stable replay
+// of stop words, numbers and operators, as a DocView index (title, keywords, abstract and topic
+// content searched together with field weights, the widest of the query paths). `fuzz/fuzz_targets/query.rs` and its stable replay
 // `tests/it/fuzz_replay.rs` both `include!` this file, so they search the same index.
 
 /// The query target's index.
@@ -21,8 +22,12 @@ static INDEX: std::sync::LazyLock<docview::index::OpenIndex> = std::sync::LazyLo
             title,
             body,
             lang: "en",
+            docview: Some(docview::index::DocviewFields {
+                keywords: "ferry\nindex\nAND",
+                abstract_text: title,
+            }),
         })
         .collect();
-    docview::index::OpenIndex::in_memory(docview::index::IndexKind::Topic, &docs)
+    docview::index::OpenIndex::in_memory(docview::index::IndexKind::Docview, &docs)
         .expect("an index in memory")
 });

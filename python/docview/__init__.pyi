@@ -21,7 +21,7 @@ _Cleaner = Literal[
     "infodiscoverer-table",
     "wisdom",
 ]
-_Index = Literal["topic", "fulltext", "abstract"]
+_Index = Literal["topic", "fulltext", "abstract", "docview"]
 _Replicas = Literal["exact", "keyword", "minhash"]
 
 __version__: str
@@ -202,4 +202,4 @@ def search(
     index: _Index = "topic",
     k: int = 10,
 ) -> List[Dict[str, Any]]:
-    """Searches one of the three indexes of an ingest's output."""
+    """Searches one of the four indexes of an ingest's output."""

@@ -164,7 +164,9 @@ fn collection_class(e: &docview_collection::Error) -> (Class, Option<(PathBuf, S
                 "no index here; run docview.ingest first".to_string(),
             )),
         ),
-        E::Query(_) | E::UnknownIndex(_) | E::MinHash(_) => (Class::Argument, None),
+        E::Query(_) | E::UnknownIndex(_) | E::FieldWeights { .. } | E::MinHash(_) => {
+            (Class::Argument, None)
+        }
         _ => (Class::Docview, None),
     }
 }

@@ -9,11 +9,13 @@ use docview_collection::index::{IndexKind, search as search_index};
 
 use crate::error::{Error, Result, no_panic};
 
-/// Searches one of the three indexes of an ingest's output, as `docview query` does.
+/// Searches one of the four indexes of an ingest's output, as `docview query` does.
 ///
 /// out is the out folder of docview.ingest; index is "topic" (the topic content, the
-/// default), "fulltext" (all visible text of each raw page) or "abstract" (title, abstract and
-/// keywords); k the most hits to return. The query is `docview query`'s: words (stemmed and
+/// default), "fulltext" (all visible text of each raw page), "abstract" (title, abstract and
+/// keywords) or "docview" (the DocView record's title, keywords, abstract and topic content,
+/// each a field of its own, searched together with `docview query`'s default field weights);
+/// k the most hits to return. The query is `docview query`'s: words (stemmed and
 /// segmented as the index was), "phrases", +required, -excluded, title:word, (groups), AND,
 /// OR, NOT.
 ///

@@ -13,7 +13,13 @@ use crate::flags::QueryArgs;
 /// `docview query`.
 pub fn run(args: QueryArgs) -> Result<()> {
     let kind = IndexKind::from(args.index);
-    let index = OpenIndex::open(&args.dir, kind)?;
+    let mut index = OpenIndex::open(&args.dir, kind)?;
+    if let Some(weights) = args.field_weights {
+        if kind != IndexKind::Docview {
+            bail!("--field-weights weighs the docview index's fields: add --index docview");
+        }
+        index = index.with_weights(weights);
+    }
     if let (Some(batch), Some(run)) = (&args.batch, &args.run) {
         return run_batch(&args, &index, batch, run);
     }

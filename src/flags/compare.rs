@@ -29,6 +29,11 @@ pub struct CompareArgs {
     /// Worker threads for the retrieval queries (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = super::threads)]
     pub threads: usize,
+    /// The weight of each field of the docview index in a hit's score, as
+    /// `title=0.25,keywords=0,abstract=0,topic=1` (the default, chosen on docview's dev queries; fields not named keep their
+    /// default weight, a weight of 0 leaves the field unsearched).
+    #[arg(long, value_name = "WEIGHTS", value_parser = super::field_weights)]
+    pub field_weights: Option<docview::index::FieldWeights>,
     /// Where to write compare.json and compare.html (default: DIR).
     #[arg(long, value_name = "OUT")]
     pub out: Option<PathBuf>,

@@ -82,6 +82,7 @@ impl From<IndexArg> for IndexKind {
             IndexArg::Fulltext => IndexKind::Fulltext,
             IndexArg::Topic => IndexKind::Topic,
             IndexArg::Abstract => IndexKind::Abstract,
+            IndexArg::Docview => IndexKind::Docview,
         }
     }
 }
@@ -184,6 +185,7 @@ impl CompareArgs {
         options.seed = self.seed;
         options.runs = self.runs;
         options.threads = self.threads;
+        options.field_weights = self.field_weights.unwrap_or_default();
         options.ranking = match (&self.topics, &self.qrels) {
             (Some(topics), Some(qrels)) => Some(RankingOptions {
                 topics: topics.clone(),

@@ -65,10 +65,15 @@ fn threads(value: &str) -> Result<usize, String> {
     })
 }
 
+/// The DocView index's field weights of `--field-weights`.
+fn field_weights(value: &str) -> Result<docview::index::FieldWeights, String> {
+    value.parse().map_err(|e: docview::Error| e.to_string())
+}
+
 /// docview: a search-engine indexing preprocessor. It cleans crawled pages down to their topic
 /// content (dropping navigation, ads, footers and other boilerplate), removes replicas,
-/// integrates each page into a DocView record and indexes the collection three ways (full text,
-/// topic content, abstract), following the framework of Zhang, Chen and Li (2004).
+/// integrates each page into a DocView record and indexes the collection four ways (full text,
+/// topic content, abstract, and the DocView's fields searched together), following the framework of Zhang, Chen and Li (2004).
 #[derive(Debug, Parser)]
 #[command(name = "docview", version, about, long_about = None)]
 pub struct Cli {

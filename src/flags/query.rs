@@ -12,6 +12,9 @@ pub enum IndexArg {
     Topic,
     /// Title, abstract and keywords.
     Abstract,
+    /// The DocView record's title, keywords, abstract and topic content, each a field of its
+    /// own, searched together with field weights (--field-weights).
+    Docview,
 }
 
 #[derive(Debug, clap::Args)]
@@ -33,6 +36,11 @@ pub struct QueryArgs {
     /// Which index to search.
     #[arg(long, value_enum, default_value_t = IndexArg::Topic)]
     pub index: IndexArg,
+    /// With --index docview: the weight of each of its fields in a hit's score, as
+    /// `title=0.25,keywords=0,abstract=0,topic=1` (the default, chosen on docview's dev queries; fields not named keep their
+    /// default weight, a weight of 0 leaves the field unsearched).
+    #[arg(long, value_name = "WEIGHTS", value_parser = super::field_weights)]
+    pub field_weights: Option<docview::index::FieldWeights>,
     /// Number of hits (at most the index's documents).
     #[arg(short, long, value_name = "K", default_value_t = 10)]
     pub k: usize,

@@ -18,14 +18,20 @@ fn report_on_samples(dir: &Path) -> CompareReport {
 fn compare_on_the_samples_measures_size_cost_and_retrieval() {
     let dir = tempfile::tempdir().unwrap();
     let report = report_on_samples(dir.path());
-    // Part 1: three indexes of the same kept pages; the cleaned ones are smaller.
+    // Part 1: four indexes of the same kept pages; the cleaned ones are smaller.
     let names: Vec<&str> = report.sizes.iter().map(|s| s.index.as_str()).collect();
-    assert_eq!(names, ["fulltext", "topic", "abstract"]);
+    assert_eq!(names, ["fulltext", "topic", "abstract", "docview"]);
     let kept = report.sizes[0].docs;
     assert!(report.sizes.iter().all(|s| s.docs == kept));
     assert_eq!(report.sizes[0].terms_ratio, 1.0);
-    for s in &report.sizes[1..] {
+    for s in &report.sizes[1..3] {
         assert!(s.terms_ratio < 1.0 && s.bytes_ratio < 1.0, "{s:?}");
+    }
+    // The DocView index holds the topic content and, apart, the keywords and abstract that the
+    // abstract index holds with the title.
+    let (topic, abs, docview) = (&report.sizes[1], &report.sizes[2], &report.sizes[3]);
+    assert!(docview.terms > topic.terms && docview.terms < topic.terms + abs.terms);
+    for s in &report.sizes[1..] {
         let b = s.bytes;
         assert!(b.postings > 0 && b.positions > 0 && b.store > 0 && b.term_dictionary > 0);
         assert!(b.postings + b.positions + b.store + b.term_dictionary <= b.total);
@@ -111,6 +117,119 @@ fn cli_compare_and_query_explain() {
     assert!(text.contains("body:ferri"), "stemmed: {text}");
     assert!(text.contains("body:reader"), "{text}");
     assert!(text.contains("documents"), "{text}");
+}
+
+/// The DocView index searches a record's fields with the weights asked for: its title and topic
+/// content at weight 1 rank as the topic index does (the same fields, the same statistics),
+/// its keywords alone find the record they came from, `--explain` names the fields searched,
+/// and weights are refused for another index or when they cannot be read.
+#[test]
+fn the_docview_index_searches_a_records_fields_with_their_weights() {
+    let dir = tempfile::tempdir().unwrap();
+    let ingest = ingested(dir.path());
+    let topics = Path::new(SAMPLES).join("trec/topics.tsv");
+    let run = |index: &str, weights: Option<&str>| {
+        let file = dir
+            .path()
+            .join(format!("{index}-{}.run", weights.unwrap_or("default")));
+        let mut cmd = Command::new(DOCVIEW);
+        cmd.arg("query")
+            .arg(&ingest)
+            .arg("--batch")
+            .arg(&topics)
+            .arg("--run")
+            .arg(&file)
+            .args(["--index", index, "--tag", "t"]);
+        if let Some(w) = weights {
+            cmd.args(["--field-weights", w]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::fs::read_to_string(file).unwrap()
+    };
+    let topic = run("topic", None);
+    assert!(topic.lines().count() > 12, "{topic}");
+    assert_eq!(run("docview", Some("title=1,topic=1")), topic);
+    assert_ne!(
+        run("docview", None),
+        topic,
+        "the default weighs the title less"
+    );
+    // A record's first keyword, searched in the keywords alone, finds that record.
+    let records = std::fs::read_to_string(ingest.join("docviews.jsonl")).unwrap();
+    let (url, keyword) = records
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find_map(|r| {
+            let k = r["keywords"].as_array()?.first()?.as_str()?.to_string();
+            Some((r["identifier"].as_str()?.to_string(), k))
+        })
+        .expect("a record with keywords");
+    let query = |args: &[&str]| {
+        Command::new(DOCVIEW)
+            .arg("query")
+            .arg(&ingest)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let weights = "title=0,keywords=1,abstract=0,topic=0";
+    let out = query(&[
+        "--index",
+        "docview",
+        "--field-weights",
+        weights,
+        "--json",
+        "-k",
+        "100",
+        &keyword,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let hits = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        hits.contains(&format!("\"url\":\"{url}\"")),
+        "{keyword}: {hits}"
+    );
+    let all = "title=1,keywords=1,abstract=1,topic=1";
+    let out = query(&[
+        "--index",
+        "docview",
+        "--field-weights",
+        all,
+        "--explain",
+        &keyword,
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for field in ["title:", "keywords:", "abstract:", "body:"] {
+        assert!(text.contains(field), "{field}: {text}");
+    }
+    let out = query(&["--index", "docview", "--explain", &keyword]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !text.contains("keywords:") && text.contains("body:"),
+        "{text}"
+    );
+    // Weights for an index without fields to weigh, and weights that cannot be read.
+    let out = query(&["--index", "topic", "--field-weights", "title=1", "ferry"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("--index docview"),
+        "{err}"
+    );
+    let out = query(&["--index", "docview", "--field-weights", "body=2", "ferry"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("no field `body`"),
+        "{err}"
+    );
 }
 
 /// `compare --corpus` with a set none of whose pages the ingest holds is refused, naming the
@@ -234,7 +353,7 @@ fn topics_and_qrels_give_trec_measures_and_runs() {
         .iter()
         .map(|i| i["index"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["fulltext", "topic", "abstract"]);
+    assert_eq!(names, ["fulltext", "topic", "abstract", "docview"]);
     for index in indexes {
         let mean = &index["mean"];
         // Each topic's page is found, most of them first.
@@ -304,7 +423,7 @@ fn topics_and_qrels_give_trec_measures_and_runs() {
         String::from_utf8_lossy(&check.stderr)
     );
     assert!(
-        said.contains("216 figures equal to four decimals"),
+        said.contains("288 figures equal to four decimals"),
         "{said}"
     );
 }

@@ -225,7 +225,7 @@ fn query_and_compare_read_an_ingest_they_may_not_write() {
         assert_eq!(tantivy_locks > 0, keep_locks, "{}", copy.display());
         writable(&copy, false);
         let before = snapshot(&copy);
-        for index in ["topic", "fulltext", "abstract"] {
+        for index in ["topic", "fulltext", "abstract", "docview"] {
             let out = query(&copy, &["ferry", "--json", "--index", index]);
             assert!(out.status.success(), "{index}: {}", stderr(&out));
             if index == "topic" {

@@ -39,7 +39,10 @@ pub enum Error {
         source: tantivy::TantivyError,
     },
     /// An index to read or query does not exist.
-    #[error("{path}: no index here; run `docview ingest` first")]
+    #[error(
+        "{path}: no index here; run `docview ingest` first (a folder ingested by a docview \
+         older than the DocView index has no `docview` index: ingest it again)"
+    )]
     NoIndex {
         /// The folder where the index should be.
         path: PathBuf,
@@ -59,8 +62,16 @@ pub enum Error {
         why: crate::owned::FolderRefusal,
     },
     /// An unknown index name was asked for.
-    #[error("unknown index {0:?} (known: fulltext, topic, abstract)")]
+    #[error("unknown index {0:?} (known: fulltext, topic, abstract, docview)")]
     UnknownIndex(String),
+    /// Field weights of the DocView index that cannot be read.
+    #[error("field weights {given:?}: {why}")]
+    FieldWeights {
+        /// The text given.
+        given: String,
+        /// What is wrong with it.
+        why: String,
+    },
 }
 
 /// The most worker threads a command may be asked for (its `--threads`, the Python

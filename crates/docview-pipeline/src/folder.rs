@@ -19,10 +19,12 @@ pub const STATS_FILE: &str = "stats.json";
 pub const SUMMARY_FILE: &str = "summary.json";
 
 /// The layout of an output folder (`--out` of `ingest` and of the stages' plan): its version,
-/// written in the folder's marker, and the entries docview writes at its top.
+/// written in the folder's marker, and the entries docview writes at its top (2: the index
+/// folder holds the DocView index beside the other three, so a folder of layout 1 is not
+/// resumed, which would leave its earlier pages out of that index).
 pub const OUTPUT_LAYOUT: Layout = Layout {
     kind: FolderKind::Output,
-    version: 1,
+    version: 2,
     owns: output_owns,
 };
 

@@ -247,6 +247,17 @@ impl Summary {
                 percent(topic.bytes, full.bytes)
             );
         }
+        if let (Some(full), Some(docview)) = (
+            self.index(IndexKind::Fulltext),
+            self.index(IndexKind::Docview),
+        ) {
+            let _ = writeln!(
+                s,
+                "  docview / fulltext:  {} of terms, {} of size",
+                percent(docview.terms, full.terms),
+                percent(docview.bytes, full.bytes)
+            );
+        }
         s
     }
 }

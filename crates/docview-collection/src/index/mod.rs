@@ -1,12 +1,15 @@
-//! The three Tantivy indexes of a collection and querying them. Under `DIR/index/` docview
+//! The four Tantivy indexes of a collection and querying them. Under `DIR/index/` docview
 //! writes, for the same pages:
 //!
 //! - `fulltext`: all visible text of the raw page, what a naive engine indexes;
 //! - `topic`: the cleaned topic content;
-//! - `abstract`: title, abstract and keywords.
+//! - `abstract`: title, abstract and keywords;
+//! - `docview`: the DocView record's fields each in a field of its own (title, keywords,
+//!   abstract, topic content), searched together with a weight per field ([`FieldWeights`]).
 //!
-//! They exist to be compared side by side (size, query cost, retrieval quality), so all three
-//! share one [`schema`] and one analyser, the tokenizer ([`DocviewTokenizer`]) registered as `docview`. This module
+//! They exist to be compared side by side (size, query cost, retrieval quality), so all four
+//! share one schema (the DocView index's with two fields more: [`schema`]) and one analyser,
+//! the tokenizer ([`DocviewTokenizer`]) registered as `docview`. This module
 //! owns writing them ([`IndexSet`]), measuring them ([`index_stats`]) and querying them
 //! ([`search`], [`OpenIndex`]), every query checked first ([`check_query`]: not nested too deep for
 //! tantivy's parser, not too long, something to search for, not only exclusions). Reading an
@@ -41,12 +44,12 @@ use crate::error::{Error, Result};
 use crate::text::is_han;
 use crate::text::{for_each_jieba_word, for_each_run};
 
-pub use docview::{abstract_body, index_docview};
+pub use docview::{FieldWeights, abstract_body, index_docview};
 pub use query::{MAX_QUERY_BYTES, MAX_QUERY_NESTING, Nothing, QueryError, check_query};
 pub use reader::{Combine, IndexSpace, OpenIndex, PostingsCost, TermPostings};
 pub use tokenizer::{DocviewTokenizer, TOKENIZER_NAME};
 
-/// The folder under the ingest output directory that holds the three indexes.
+/// The folder under the ingest output directory that holds the four indexes.
 pub const INDEX_DIR: &str = "index";
 /// The report of `docview compare` in JSON, written beside the indexes by default.
 pub const COMPARE_JSON: &str = "compare.json";
@@ -69,7 +72,7 @@ const MAX_THREADS: usize = 8;
 /// Marks put around each matched term in a [`Hit::snippet`].
 pub const HIGHLIGHT: (&str, &str) = ("[[", "]]");
 
-/// Which of the three indexes.
+/// Which of the four indexes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum IndexKind {
@@ -79,18 +82,26 @@ pub enum IndexKind {
     Topic,
     /// Title, abstract and keywords.
     Abstract,
+    /// The DocView record's fields, each a field of its own, searched with field weights.
+    Docview,
 }
 
 impl IndexKind {
-    /// The three kinds, in the order docview reports them.
-    pub const ALL: [IndexKind; 3] = [IndexKind::Fulltext, IndexKind::Topic, IndexKind::Abstract];
+    /// The four kinds, in the order docview reports them.
+    pub const ALL: [IndexKind; 4] = [
+        IndexKind::Fulltext,
+        IndexKind::Topic,
+        IndexKind::Abstract,
+        IndexKind::Docview,
+    ];
 
-    /// The index's folder name: `fulltext`, `topic` or `abstract`.
+    /// The index's folder name: `fulltext`, `topic`, `abstract` or `docview`.
     pub fn as_str(self) -> &'static str {
         match self {
             IndexKind::Fulltext => "fulltext",
             IndexKind::Topic => "topic",
             IndexKind::Abstract => "abstract",
+            IndexKind::Docview => "docview",
         }
     }
 
@@ -99,6 +110,7 @@ impl IndexKind {
             IndexKind::Fulltext => 0,
             IndexKind::Topic => 1,
             IndexKind::Abstract => 2,
+            IndexKind::Docview => 3,
         }
     }
 }
@@ -138,9 +150,21 @@ pub struct IndexDoc<'a> {
     pub body: &'a str,
     /// The page's language code (`en`, `zh`, `other`).
     pub lang: &'a str,
+    /// The record's keywords and abstract, which only the DocView index holds (fields of its
+    /// own); `None` in the other three.
+    pub docview: Option<DocviewFields<'a>>,
 }
 
-/// The schema of all three indexes:
+/// What the DocView index holds of a record beside its title and topic content (its `body`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DocviewFields<'a> {
+    /// The record's keywords, one a line.
+    pub keywords: &'a str,
+    /// The record's abstract.
+    pub abstract_text: &'a str,
+}
+
+/// The schema of the fulltext, topic and abstract indexes:
 ///
 /// - `url`: untokenized and stored, so a page can be deleted or shown by exact URL;
 /// - `title`: `docview`-tokenized with positions, stored;
@@ -150,13 +174,20 @@ pub struct IndexDoc<'a> {
 /// - `seq`: the page's sequence number in the ingest run (indexed, fast, stored), to roll back
 ///   an interrupted batch;
 /// - `lang`: the page's language code, untokenized and stored.
-pub fn schema() -> Schema {
+///
+/// The DocView index has two fields more, `keywords` and `abstract`, `docview`-tokenized with
+/// positions and stored; its `body` is the topic content.
+pub fn schema(kind: IndexKind) -> Schema {
     let mut builder = Schema::builder();
     builder.add_text_field("url", STRING | STORED);
     builder.add_text_field("title", docview_text());
     builder.add_text_field("body", docview_text());
     builder.add_u64_field("seq", INDEXED | FAST | STORED);
     builder.add_text_field("lang", STRING | STORED);
+    if kind == IndexKind::Docview {
+        builder.add_text_field("keywords", docview_text());
+        builder.add_text_field("abstract", docview_text());
+    }
     builder.build()
 }
 
@@ -178,6 +209,8 @@ struct Fields {
     body: Field,
     seq: Field,
     lang: Field,
+    /// The DocView index's `keywords` and `abstract`.
+    docview: Option<(Field, Field)>,
 }
 
 impl Fields {
@@ -189,13 +222,28 @@ impl Fields {
                 .get_field(name)
                 .map_err(|source| index_error(path, source))
         };
+        let docview = match (schema.get_field("keywords"), schema.get_field("abstract")) {
+            (Ok(keywords), Ok(abstract_text)) => Some((keywords, abstract_text)),
+            _ => None,
+        };
         Ok(Fields {
             url: field("url")?,
             title: field("title")?,
             body: field("body")?,
             seq: field("seq")?,
             lang: field("lang")?,
+            docview,
         })
+    }
+
+    /// The fields a page's words are counted in for the index's size: the body, and the
+    /// DocView index's keywords and abstract (the title is the same in every index).
+    fn counted(&self) -> Vec<Field> {
+        let mut fields = vec![self.body];
+        if let Some((keywords, abstract_text)) = self.docview {
+            fields.extend([keywords, abstract_text]);
+        }
+        fields
     }
 }
 
@@ -214,10 +262,10 @@ fn index_error(path: &Path, source: impl Into<tantivy::TantivyError>) -> Error {
     }
 }
 
-/// Opens the existing index at `path` to read it, with the `docview` tokenizer, checking its
-/// schema. Nothing is written in its folder, not even a lock file
+/// Opens the existing index of `kind` at `path` to read it, with the `docview` tokenizer,
+/// checking its schema. Nothing is written in its folder, not even a lock file
 /// ([`read_only::ReadOnlyDirectory`]), so an index one may not write can be read.
-fn open_index(path: &Path) -> Result<Index> {
+fn open_index(path: &Path, kind: IndexKind) -> Result<Index> {
     if !path.join("meta.json").is_file() {
         return Err(Error::NoIndex {
             path: path.to_path_buf(),
@@ -225,7 +273,7 @@ fn open_index(path: &Path) -> Result<Index> {
     }
     let directory = read_only::ReadOnlyDirectory::open(path).map_err(|e| index_error(path, e))?;
     let index = Index::open(directory).map_err(|e| index_error(path, e))?;
-    if index.schema() != schema() {
+    if index.schema() != schema(kind) {
         return Err(index_error(
             path,
             tantivy::TantivyError::SchemaError(
@@ -241,12 +289,12 @@ fn open_index(path: &Path) -> Result<Index> {
     Ok(index)
 }
 
-/// Creates the index at `path`, or opens it if it exists (with the same schema).
-fn create_or_open_index(path: &Path) -> Result<Index> {
+/// Creates the index of `kind` at `path`, or opens it if it exists (with the same schema).
+fn create_or_open_index(path: &Path, kind: IndexKind) -> Result<Index> {
     std::fs::create_dir_all(path).map_err(|e| Error::io(path, e))?;
     let directory = MmapDirectory::open(path).map_err(|e| index_error(path, e))?;
     Index::builder()
-        .schema(schema())
+        .schema(schema(kind))
         .tokenizers(tokenizers())
         .open_or_create(directory)
         .map_err(|e| index_error(path, e))
@@ -297,6 +345,10 @@ fn document(fields: &Fields, doc: &IndexDoc) -> TantivyDocument {
     document.add_text(fields.body, doc.body);
     document.add_u64(fields.seq, doc.seq);
     document.add_text(fields.lang, doc.lang);
+    if let (Some((keywords, abstract_text)), Some(extra)) = (fields.docview, doc.docview) {
+        document.add_text(keywords, extra.keywords);
+        document.add_text(abstract_text, extra.abstract_text);
+    }
     document
 }
 
@@ -309,8 +361,8 @@ struct KindWriter {
 }
 
 impl KindWriter {
-    fn open(path: PathBuf, options: &IndexWriterOptions) -> Result<KindWriter> {
-        let index = create_or_open_index(&path)?;
+    fn open(path: PathBuf, kind: IndexKind, options: &IndexWriterOptions) -> Result<KindWriter> {
+        let index = create_or_open_index(&path, kind)?;
         let fields = Fields::of(&index, &path)?;
         let writer = index
             .writer_with_options(options.clone())
@@ -371,7 +423,7 @@ impl KindWriter {
     }
 }
 
-/// The writers of the three indexes of one collection. Added documents become visible, and
+/// The writers of the four indexes of one collection. Added documents become visible, and
 /// durable, at [`IndexSet::commit`]; dropping the set without committing (or a crash) leaves
 /// each index as its last commit left it.
 pub struct IndexSet {
@@ -387,7 +439,7 @@ impl fmt::Debug for IndexSet {
 }
 
 impl IndexSet {
-    /// Creates `dir/index/{fulltext,topic,abstract}`, or opens them if they exist (for
+    /// Creates `dir/index/{fulltext,topic,abstract,docview}`, or opens them if they exist (for
     /// `--resume`). Each writer gets `heap_bytes_per_writer` of indexing memory shared by up to
     /// `threads` threads (tantivy's limits apply: at least 15 MB per thread, so a small budget
     /// means fewer threads, at most 8 threads; 0 threads: one per core).
@@ -399,7 +451,7 @@ impl IndexSet {
         let options = writer_options(heap_bytes_per_writer, threads);
         let writers = IndexKind::ALL
             .into_iter()
-            .map(|kind| KindWriter::open(index_path(dir, kind), &options))
+            .map(|kind| KindWriter::open(index_path(dir, kind), kind, &options))
             .collect::<Result<Vec<_>>>()?;
         Ok(IndexSet { writers })
     }
@@ -409,7 +461,7 @@ impl IndexSet {
         self.writer(kind).add(doc)
     }
 
-    /// Commits all three indexes, one after the other, storing `payload` (e.g. a JSON
+    /// Commits the four indexes, one after the other, storing `payload` (e.g. a JSON
     /// checkpoint) with each commit. A crash between two of them leaves the indexes with
     /// different payloads: read them with [`IndexSet::payload`] and undo the newer batch with
     /// [`IndexSet::roll_back_from`].
@@ -417,7 +469,7 @@ impl IndexSet {
         self.writers.iter_mut().try_for_each(|w| w.commit(payload))
     }
 
-    /// Deletes the documents with `seq >= from` from all three indexes, committed or not, and
+    /// Deletes the documents with `seq >= from` from the four indexes, committed or not, and
     /// commits with `payload` (the checkpoint the indexes are back at), undoing a batch that a
     /// crash left half-committed. Documents added since the last commit with a lower `seq` are
     /// committed too.
@@ -444,8 +496,8 @@ impl IndexSet {
     }
 }
 
-/// Merges the three indexes of each folder of `parts` (each the output of one shard of a
-/// sharded run, holding disjoint kept pages, none deleted) into the three indexes of `out`,
+/// Merges the four indexes of each folder of `parts` (each the output of one shard of a
+/// sharded run, holding disjoint kept pages, none deleted) into the four indexes of `out`,
 /// which must not hold them yet. Built from whole shard indexes, the merged index scores as one
 /// built in a single process (tantivy's BM25 statistics are sums over segments).
 pub fn merge_index_sets(parts: &[PathBuf], out: &Path) -> Result<()> {
@@ -454,7 +506,7 @@ pub fn merge_index_sets(parts: &[PathBuf], out: &Path) -> Result<()> {
         let mut indexes = Vec::new();
         for part in parts {
             let part_path = index_path(part, kind);
-            let index = open_index(&part_path)?;
+            let index = open_index(&part_path, kind)?;
             let segments = index
                 .searchable_segments()
                 .map_err(|e| index_error(&part_path, e))?;
@@ -463,7 +515,7 @@ pub fn merge_index_sets(parts: &[PathBuf], out: &Path) -> Result<()> {
             }
         }
         if indexes.is_empty() {
-            create_or_open_index(&path)?;
+            create_or_open_index(&path, kind)?;
             continue;
         }
         std::fs::create_dir_all(&path).map_err(|e| Error::io(&path, e))?;
@@ -473,18 +525,20 @@ pub fn merge_index_sets(parts: &[PathBuf], out: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The size of one index, for comparing the three.
+/// The size of one index, for comparing the four.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IndexStats {
     /// Which index.
     pub kind: IndexKind,
     /// Live documents.
     pub docs: u64,
-    /// Terms in the `body` field, repeats included (tantivy's `total_num_tokens`, summed over
-    /// segments). Counts deleted documents until a merge drops them.
+    /// Terms in the `body` field (and the DocView index's `keywords` and `abstract`), repeats
+    /// included (tantivy's `total_num_tokens`, summed over segments). Counts deleted documents
+    /// until a merge drops them.
     pub terms: u64,
-    /// Distinct terms in the `body` field: exact, by merging the segments' term dictionaries.
-    /// Terms only deleted documents hold count until a merge drops them.
+    /// Distinct terms of those fields, each field's counted apart as its term dictionary holds
+    /// them: exact, by merging the segments' term dictionaries. Terms only deleted documents
+    /// hold count until a merge drops them.
     pub distinct_terms: u64,
     /// Bytes of all files in the index folder: postings, positions, term dictionaries, fast
     /// fields, field norms, the doc store and meta files (plus files of uncommitted segments a
@@ -494,7 +548,7 @@ pub struct IndexStats {
     pub payload: Option<String>,
 }
 
-/// The stats of the three indexes under the ingest output directory `dir`, in
+/// The stats of the four indexes under the ingest output directory `dir`, in
 /// [`IndexKind::ALL`] order. Each must exist.
 pub fn index_stats(dir: &Path) -> Result<Vec<IndexStats>> {
     IndexKind::ALL
@@ -505,10 +559,15 @@ pub fn index_stats(dir: &Path) -> Result<Vec<IndexStats>> {
 
 fn kind_stats(dir: &Path, kind: IndexKind) -> Result<IndexStats> {
     let path = index_path(dir, kind);
-    let index = open_index(&path)?;
-    let body = Fields::of(&index, &path)?.body;
+    let index = open_index(&path, kind)?;
+    let fields = Fields::of(&index, &path)?;
     let searcher = reader(&index, &path)?.searcher();
-    let (terms, distinct_terms) = body_terms(&searcher, body).map_err(|e| index_error(&path, e))?;
+    let (mut terms, mut distinct_terms) = (0, 0);
+    for field in fields.counted() {
+        let (t, d) = body_terms(&searcher, field).map_err(|e| index_error(&path, e))?;
+        terms += t;
+        distinct_terms += d;
+    }
     let payload = index
         .load_metas()
         .map_err(|e| index_error(&path, e))?
@@ -735,15 +794,28 @@ mod tests {
         ),
     ];
 
+    /// The body of index `kind` among a page's three: the DocView index's is the topic's.
+    fn body_of(bodies: [&'static str; 3], kind: IndexKind) -> &'static str {
+        match kind {
+            IndexKind::Fulltext => bodies[0],
+            IndexKind::Topic | IndexKind::Docview => bodies[1],
+            IndexKind::Abstract => bodies[2],
+        }
+    }
+
     fn add_pages(set: &mut IndexSet, pages: &[Page]) {
         for &(seq, url, title, bodies, lang) in pages {
-            for (kind, body) in IndexKind::ALL.into_iter().zip(bodies) {
+            for kind in IndexKind::ALL {
                 let doc = IndexDoc {
                     seq,
                     url,
                     title,
-                    body,
+                    body: body_of(bodies, kind),
                     lang,
+                    docview: (kind == IndexKind::Docview).then_some(DocviewFields {
+                        keywords: "",
+                        abstract_text: "",
+                    }),
                 };
                 set.add(kind, &doc).expect("add");
             }
@@ -785,8 +857,11 @@ mod tests {
         let stats = index_stats(dir.path()).expect("stats");
         let kinds: Vec<IndexKind> = stats.iter().map(|s| s.kind).collect();
         assert_eq!(kinds, IndexKind::ALL);
-        for (i, s) in stats.iter().enumerate() {
-            let expected: u64 = PAGES.iter().map(|p| token_count(p.3[i])).sum();
+        for s in &stats {
+            let expected: u64 = PAGES
+                .iter()
+                .map(|p| token_count(body_of(p.3, s.kind)))
+                .sum();
             assert_eq!(s.docs, 3, "{s:?}");
             assert_eq!(s.terms, expected, "{s:?}");
             assert!(s.distinct_terms > 0 && s.distinct_terms < s.terms, "{s:?}");
@@ -873,7 +948,7 @@ mod tests {
         ];
         add_pages(&mut set, &later);
         set.commit("p2").expect("commit");
-        assert_eq!(doc_counts(dir.path()), vec![5, 5, 5]);
+        assert_eq!(doc_counts(dir.path()), vec![5, 5, 5, 5]);
         set.roll_back_from(3, "back to p1").expect("roll back");
         assert_eq!(
             set.payload(IndexKind::Abstract)
@@ -882,7 +957,7 @@ mod tests {
             Some("back to p1")
         );
         set.finish().expect("finish");
-        assert_eq!(doc_counts(dir.path()), vec![3, 3, 3]);
+        assert_eq!(doc_counts(dir.path()), vec![3, 3, 3, 3]);
         let hits = search(dir.path(), IndexKind::Fulltext, "tides", 10).expect("search");
         assert!(hits.is_empty(), "{hits:?}");
         let hits = search(dir.path(), IndexKind::Fulltext, "garden", 10).expect("search");
@@ -947,7 +1022,7 @@ mod tests {
         assert_eq!(set.payload(IndexKind::Topic).expect("payload"), None);
         set.commit("").expect("commit");
         set.finish().expect("finish");
-        assert_eq!(doc_counts(dir.path()), vec![0, 0, 0]);
+        assert_eq!(doc_counts(dir.path()), vec![0, 0, 0, 0]);
         assert!(
             search(dir.path(), IndexKind::Topic, "river", 5)
                 .expect("search")
@@ -1127,6 +1202,84 @@ mod tests {
         assert_eq!(urls(&hits), vec!["https://e.org/river"]);
         let hits = search(dir.path(), IndexKind::Topic, "\"sea the to\"", 10).expect("search");
         assert!(hits.is_empty(), "{hits:?}");
+    }
+
+    /// The DocView index searches its four fields with their weights: a word in one page's
+    /// title and in another's topic content ranks the one whose field weighs more first, a
+    /// keyword and an abstract are found, and a field of weight 0 is not searched.
+    #[test]
+    fn the_docview_index_weighs_its_fields() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut set = IndexSet::create_or_open(dir.path(), HEAP, 1).expect("create");
+        let pages = [
+            (
+                0,
+                "https://e.org/a",
+                "Lighthouses",
+                "A tower stands on the cape.",
+                "",
+                "",
+            ),
+            (
+                1,
+                "https://e.org/b",
+                "Coasts",
+                "The lighthouse keeper lit the lamp.",
+                "",
+                "",
+            ),
+            (
+                2,
+                "https://e.org/c",
+                "Ports",
+                "Ships unload grain.",
+                "harbour\ncrane",
+                "A port.",
+            ),
+        ];
+        for (seq, url, title, topic, keywords, abstract_text) in pages {
+            let doc = IndexDoc {
+                seq,
+                url,
+                title,
+                body: topic,
+                lang: "en",
+                docview: Some(DocviewFields {
+                    keywords,
+                    abstract_text,
+                }),
+            };
+            set.add(IndexKind::Docview, &doc).expect("add");
+        }
+        set.commit("p").expect("commit");
+        set.finish().expect("finish");
+        let top = |weights: &str, query: &str| {
+            let index = OpenIndex::open(dir.path(), IndexKind::Docview)
+                .expect("open")
+                .with_weights(weights.parse().expect("weights"));
+            let q = index.query(query, Combine::Any).expect("query");
+            index.top_urls(q.as_ref(), 10).expect("top")
+        };
+        assert_eq!(
+            top("title=5,topic=1", "lighthouse"),
+            ["https://e.org/a", "https://e.org/b"]
+        );
+        assert_eq!(
+            top("title=0.2,topic=5", "lighthouse"),
+            ["https://e.org/b", "https://e.org/a"]
+        );
+        assert_eq!(top("title=0", "lighthouse"), ["https://e.org/b"]);
+        assert_eq!(top("keywords=1", "crane"), ["https://e.org/c"]);
+        assert_eq!(top("abstract=1", "port"), ["https://e.org/c"]);
+        assert!(top("keywords=0", "crane").is_empty());
+        assert!(
+            top("", "port").is_empty(),
+            "the default leaves the abstract out"
+        );
+        let size = kind_stats(dir.path(), IndexKind::Docview).expect("stats");
+        let words = token_count("A tower stands on the cape. The lighthouse keeper lit the lamp.")
+            + token_count("Ships unload grain. harbour crane A port.");
+        assert_eq!(size.terms, words);
     }
 
     #[test]

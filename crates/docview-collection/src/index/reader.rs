@@ -15,8 +15,8 @@ use tantivy::snippet::SnippetGenerator;
 
 use super::query::{Nothing, QueryError, check_query};
 use super::{
-    Fields, Hit, IndexDoc, IndexKind, MIN_BYTES_PER_THREAD, SNIPPET_CHARS, document, hit,
-    index_error, index_path, open_index, reader, schema, spaced_han_words, tokenizers,
+    FieldWeights, Fields, Hit, IndexDoc, IndexKind, MIN_BYTES_PER_THREAD, SNIPPET_CHARS, document,
+    hit, index_error, index_path, open_index, reader, schema, spaced_han_words, tokenizers,
     writer_options,
 };
 use crate::Result;
@@ -37,6 +37,8 @@ pub struct OpenIndex {
     index: Index,
     fields: Fields,
     searcher: Searcher,
+    /// The DocView index's field weights (unused by the other three).
+    weights: FieldWeights,
 }
 
 /// What a query's terms cost to read in one index.
@@ -51,7 +53,7 @@ pub struct PostingsCost {
 /// One term of a query and its posting list in one index, for `docview query --explain`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TermPostings {
-    /// The field: `title` or `body`.
+    /// The field: `title` or `body` (or the DocView index's `keywords`, `abstract`).
     pub field: String,
     /// The term as indexed (lowercased, stemmed).
     pub term: String,
@@ -86,7 +88,7 @@ impl OpenIndex {
     /// Opens index `kind` under the ingest output directory `dir`.
     pub fn open(dir: &Path, kind: IndexKind) -> Result<OpenIndex> {
         let path = index_path(dir, kind);
-        let index = open_index(&path)?;
+        let index = open_index(&path, kind)?;
         OpenIndex::searching(kind, path, index)
     }
 
@@ -100,7 +102,20 @@ impl OpenIndex {
             index,
             fields,
             searcher,
+            weights: FieldWeights::default(),
         })
+    }
+
+    /// The index searching the DocView index's fields with `weights` (the other indexes have
+    /// one text field beside the title, and no weights).
+    pub fn with_weights(mut self, weights: FieldWeights) -> OpenIndex {
+        self.weights = weights;
+        self
+    }
+
+    /// The weights the DocView index's fields are searched with.
+    pub fn weights(&self) -> FieldWeights {
+        self.weights
     }
 
     /// An index of `kind` held in memory, holding `docs`: the query path without files, for
@@ -108,7 +123,7 @@ impl OpenIndex {
     pub fn in_memory(kind: IndexKind, docs: &[IndexDoc]) -> Result<OpenIndex> {
         let path = PathBuf::from("(in memory)");
         let index = Index::builder()
-            .schema(schema())
+            .schema(schema(kind))
             .tokenizers(tokenizers())
             .create_in_ram()
             .map_err(|e| index_error(&path, e))?;
@@ -136,26 +151,55 @@ impl OpenIndex {
     }
 
     /// `text` as a query over the body only (title and URL are the same in every index, so
-    /// comparisons look at what each index adds); an error when [`check_query`] refuses it, it
-    /// has no term, or it only excludes.
+    /// comparisons look at what each index adds; the DocView index adds all its fields, so
+    /// there it is [`OpenIndex::query`]); an error when [`check_query`] refuses it, it has no
+    /// term, or it only excludes.
     pub fn body_query(&self, text: &str, combine: Combine) -> Result<Box<dyn Query>, QueryError> {
-        self.parse(text, vec![self.fields.body], combine)
+        if self.fields.docview.is_some() {
+            return self.query(text, combine);
+        }
+        self.parse(text, &[(self.fields.body, 1.0)], combine)
     }
 
-    /// `text` as a query over title and body (what `docview query` searches); an error when
-    /// [`check_query`] refuses it, it has no term, or it only excludes.
+    /// `text` as a query over title and body (what `docview query` searches), or over the
+    /// DocView index's four fields with its [`FieldWeights`]; an error when [`check_query`]
+    /// refuses it, it has no term, or it only excludes.
     pub fn query(&self, text: &str, combine: Combine) -> Result<Box<dyn Query>, QueryError> {
-        self.parse(text, vec![self.fields.title, self.fields.body], combine)
+        match self.fields.docview {
+            Some((keywords, abstract_text)) => {
+                let w = self.weights;
+                let weighted = [
+                    (self.fields.title, w.title),
+                    (keywords, w.keywords),
+                    (abstract_text, w.abstract_text),
+                    (self.fields.body, w.topic),
+                ];
+                self.parse(text, &weighted, combine)
+            }
+            None => self.parse(
+                text,
+                &[(self.fields.title, 1.0), (self.fields.body, 1.0)],
+                combine,
+            ),
+        }
     }
 
+    /// `text` parsed over `fields`, each with its weight (a field of weight 0 left out).
     fn parse(
         &self,
         text: &str,
-        fields: Vec<Field>,
+        fields: &[(Field, f32)],
         combine: Combine,
     ) -> Result<Box<dyn Query>, QueryError> {
         check_query(text)?;
-        let mut parser = QueryParser::for_index(&self.index, fields);
+        let searched = fields.iter().filter(|(_, w)| *w > 0.0);
+        let mut parser =
+            QueryParser::for_index(&self.index, searched.clone().map(|&(f, _)| f).collect());
+        for &(field, weight) in searched {
+            if weight != 1.0 {
+                parser.set_field_boost(field, weight);
+            }
+        }
         if combine == Combine::All {
             parser.set_conjunction_by_default();
         }

@@ -1004,6 +1004,7 @@ mod tests {
             query_cost: Some(query_cost()),
             retrieval: Some(retrieval("topic")),
             ranking: None,
+            field_weights: Default::default(),
         }
     }
 
@@ -1150,6 +1151,7 @@ mod tests {
             query_cost: None,
             retrieval: None,
             ranking: None,
+            field_weights: Default::default(),
         };
         let html = render_html(&report);
         assert!(html.contains("Part 1: index size"));
@@ -1226,6 +1228,7 @@ mod tests {
                 ..retrieval("topic")
             }),
             ranking: None,
+            field_weights: Default::default(),
         };
         let html = render_html(&empty);
         assert!(html.contains("No index found"));

@@ -1,4 +1,5 @@
-//! Comparing the three indexes of an ingest (004 §7.3): `docview compare`. What users run after
+//! Comparing the four indexes of an ingest (004 §7.3, and the DocView index searched with its
+//! field weights): `docview compare`. What users run after
 //! ingest to see how much smaller, cheaper and more precise the cleaned indexes are than the
 //! full text:
 //!
@@ -34,7 +35,7 @@ pub use report::*;
 pub use retrieval::retrieval;
 pub use size::sizes;
 
-use crate::index::{COMPARE_HTML, COMPARE_JSON, IndexKind, OpenIndex};
+use crate::index::{COMPARE_HTML, COMPARE_JSON, FieldWeights, IndexKind, OpenIndex};
 use crate::output::{create_folder, write_atomically, write_json_atomically};
 use crate::{Error, Result};
 
@@ -58,6 +59,8 @@ pub struct CompareOptions {
     pub threads: usize,
     /// A test collection's topics and qrels, for ranked retrieval.
     pub ranking: Option<ranking::RankingOptions>,
+    /// The weights the DocView index's fields are searched with.
+    pub field_weights: FieldWeights,
 }
 
 impl CompareOptions {
@@ -72,21 +75,26 @@ impl CompareOptions {
             runs: 5,
             threads: 0,
             ranking: None,
+            field_weights: FieldWeights::default(),
         }
     }
 }
 
-/// The three indexes of `dir`, fulltext first.
-pub fn open_all(dir: &Path) -> Result<Vec<OpenIndex>> {
+/// The four indexes of `dir`, fulltext first, the DocView index searched with `weights`.
+pub fn open_all(dir: &Path, weights: FieldWeights) -> Result<Vec<OpenIndex>> {
     IndexKind::ALL
         .into_iter()
-        .map(|kind| OpenIndex::open(dir, kind).map_err(Error::from))
+        .map(|kind| {
+            OpenIndex::open(dir, kind)
+                .map(|index| index.with_weights(weights))
+                .map_err(Error::from)
+        })
         .collect()
 }
 
 /// Runs the comparison.
 pub fn compare(options: &CompareOptions) -> Result<CompareReport> {
-    let indexes = open_all(&options.dir)?;
+    let indexes = open_all(&options.dir, options.field_weights)?;
     let sizes = sizes(&options.dir, &indexes)?;
     let set = match &options.corpus {
         Some(path) => Some(crate::eval::load_set(path)?),
@@ -134,6 +142,7 @@ pub fn compare(options: &CompareOptions) -> Result<CompareReport> {
         query_cost,
         retrieval,
         ranking,
+        field_weights: options.field_weights,
     })
 }
 

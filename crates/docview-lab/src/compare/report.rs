@@ -19,6 +19,9 @@ pub struct CompareReport {
     /// Part 4: ranked retrieval on a test collection, when topics and qrels were given.
     #[serde(default)]
     pub ranking: Option<super::ranking::Ranking>,
+    /// The weights the DocView index's fields were searched with in parts 2 to 4.
+    #[serde(default)]
+    pub field_weights: crate::index::FieldWeights,
 }
 
 /// Bytes on disk of one index, split by what they hold (tantivy's space usage, summed over
@@ -165,7 +168,11 @@ impl CompareReport {
     pub fn render_table(&self) -> String {
         use std::fmt::Write;
         let mut s = String::new();
-        let _ = writeln!(s, "docview compare {}\n", self.dir);
+        let _ = writeln!(
+            s,
+            "docview compare {} (docview index's field weights: {})\n",
+            self.dir, self.field_weights
+        );
         let _ = writeln!(s, "1. Size (the paper's Table 3)");
         let _ = writeln!(
             s,

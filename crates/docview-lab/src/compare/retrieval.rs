@@ -9,7 +9,8 @@
 //!
 //! Snippet queries require all their words (a page holding only some of them is not a match
 //! for a phrase-like snippet); title queries take any word, ranked by BM25, as a known-item
-//! search does. Queries search the body only: title and URL are the same in all three indexes.
+//! search does. Queries search the body only: title and URL are the same in every index (the
+//! DocView index's query searches all its fields, weighted, which is what it adds).
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;

@@ -37,8 +37,9 @@ fn in_use(work: &Path, why: FolderInUse) -> Error {
 /// The plan file of a work folder.
 pub const PLAN_FILE: &str = "plan.json";
 /// Layout version of the plan and of every file the stages write (3: `pages.parquet` names the
-/// page's number in its unit `unit_record`, no longer a second `record` column).
-pub const PLAN_VERSION: u32 = 3;
+/// page's number in its unit `unit_record`, no longer a second `record` column; 4: a shard's
+/// output holds the DocView index beside the other three).
+pub const PLAN_VERSION: u32 = 4;
 /// The folder of completion markers.
 pub(super) const DONE_DIR: &str = "done";
 /// Pages per batch handed to the workers of a task.
