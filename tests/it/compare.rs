@@ -342,7 +342,23 @@ fn topics_and_qrels_give_trec_measures_and_runs() {
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("compare.json")).unwrap()).unwrap();
     let html = std::fs::read_to_string(out.join("compare.html")).unwrap();
-    assert!(html.contains("4. Ranked retrieval") && html.contains("<th>nDCG@10</th>"));
+    assert!(html.contains("Part 4: ranked retrieval") && html.contains("<th>nDCG@10</th>"));
+    // Part 4: a chart per measure, each with the cleaned indexes' p-values above their bars.
+    let part4 = &html[html.find("<h2 id=\"ranking\">").unwrap()..];
+    let charts: Vec<&str> = part4.split("<svg ").skip(1).collect();
+    assert_eq!(charts.len(), 6, "a chart per measure");
+    for (chart, measure) in
+        charts
+            .iter()
+            .zip(["nDCG@10", "P@10", "AP", "R@100", "RR@10", "Judged@10"])
+    {
+        assert!(
+            chart.contains(&format!(">\n{measure}\n</text>")),
+            "{measure}: {chart}"
+        );
+        assert_eq!(chart.matches(">\np ").count(), 2, "{measure}: {chart}");
+    }
+    assert!(part4.contains("(p 0."));
     let ranking = &report["ranking"];
     assert_eq!(ranking["judged_topics"], 12);
     assert_eq!(ranking["unjudged_topics"], serde_json::json!(["13"]));

@@ -1,126 +1,622 @@
 //! The comparison report as one self-contained HTML5 page: inline `<style>`, charts as inline
 //! `<svg>` drawn by `plotters`' SVG backend (no script, no stylesheet, font or image to fetch).
 //!
+//! The markup is in askama templates, `crates/docview-lab/templates/compare/`, compiled into
+//! the crate:
+//!
+//! - `page.html`: the page, its head and inline style, the lead naming the indexes; it includes
+//!   the parts' partials in order;
+//! - `size.html` (Part 1, index size), `query_cost.html` (Part 2, query cost),
+//!   `retrieval.html` (Part 3, retrieval quality on a labelled set) and `ranking.html` (Part 4,
+//!   ranked retrieval on a test collection: a chart per measure, the means with the cleaned
+//!   indexes' p-values against fulltext, the topics that move most): each part's tables and
+//!   charts, or a one-line note when the report lacks it;
+//! - `figure.html`: one chart and its caption.
+//!
+//! This module computes what the templates lay out: each part's view (every number already
+//! written for humans) and each chart's SVG. askama escapes every value of the report in the
+//! page; the one exception is a chart's [`Svg`], which only plotters makes here and which
+//! escapes the text and attribute values it writes. The page shows whatever indexes the report
+//! lists, in the report's order.
+//!
 //! `plotters` is built without its `ttf` and `ab_glyph` features: it then lays text out with a
 //! crude width estimate and writes `<text>` elements with a generic `sans-serif` family, which the
 //! browser renders with whatever font it has. No font file is read, at build or at run time.
 
-use std::fmt::Write as _;
+use std::collections::BTreeSet;
 
+use askama::Template;
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::output::escape_html_into;
-
+use super::ranking::{IndexRanking, Measure, Ranking, TopicChange};
 use super::report::{
     ByteSplit, CompareReport, IndexCost, IndexRetrieval, IndexSize, PageMiss, QueryCost, Retrieval,
     RetrievalScores,
 };
+use crate::index::IndexKind;
 
-/// Renders `report` as a self-contained HTML5 page: Part 1 (index size), Part 2 (query cost) and
-/// Part 3 (retrieval quality), each a table and a chart with a caption; a missing part is a
-/// one-line note. The same report always gives the same bytes.
+/// Renders `report` as a self-contained HTML5 page: Part 1 (index size), Part 2 (query cost),
+/// Part 3 (retrieval quality) and Part 4 (ranked retrieval), each tables and charts with
+/// captions; a missing part is a one-line note. The same report always gives the same bytes.
 pub fn render_html(report: &CompareReport) -> String {
-    let mut page = String::with_capacity(64 * 1024);
-    let dir = esc(&report.dir);
-    let _ = write!(
-        page,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>docview compare: {dir}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
-         <h1>Fulltext, topic and abstract indexes compared</h1>\n\
-         <p class=\"dir\">Ingest directory: <code>{dir}</code></p>\n\
-         <p class=\"lead\"><b>fulltext</b> indexes all visible text of the raw pages, \
-         <b>topic</b> the cleaned topic content, <b>abstract</b> the title, abstract and \
-         keywords of each DocView record.</p>\n"
-    );
-    part_sizes(&mut page, &report.sizes);
-    part_query_cost(&mut page, report.query_cost.as_ref());
-    part_retrieval(&mut page, report.retrieval.as_ref());
-    if let Some(ranking) = &report.ranking {
-        part_ranking(&mut page, ranking);
+    let page = Page::of(report);
+    match page.render() {
+        Ok(html) => html,
+        // Rendering writes to a String and no value's Display fails: not reached.
+        Err(e) => format!(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <title>docview compare</title>\n</head>\n<body>\n<p>The page could not be \
+             rendered: {}</p>\n</body>\n</html>\n",
+            escape(&e.to_string())
+        ),
     }
-    page.push_str("</body>\n</html>\n");
-    page
 }
 
-/// Part 4: ranked retrieval on a test collection: each index's means, the p-value of each
-/// cleaned index against the full text, and the topics that move most.
-fn part_ranking(page: &mut String, r: &super::ranking::Ranking) {
-    use super::ranking::Measure;
-    let _ = write!(
-        page,
-        "<h2>4. Ranked retrieval</h2>\n<p class=\"meta\">{} judged topics of <code>{}</code> \
-         ({} without judgments left out), judgments <code>{}</code>, document ids from \
-         <code>{}</code>; {} judged documents are not in the indexes. p: two-sided paired \
-         randomization test against fulltext, {} permutations.</p>\n<table>\n<tr><th>index</th>",
-        r.judged_topics,
-        esc(&r.topics_file),
-        r.unjudged_topics.len(),
-        esc(&r.qrels_file),
-        esc(&r.docid),
-        r.judged_not_indexed,
-        r.permutations
-    );
-    for m in Measure::ALL {
-        let _ = write!(page, "<th>{}</th>", m.label());
-    }
-    page.push_str("</tr>\n");
-    for i in &r.indexes {
-        let _ = write!(page, "<tr><td class=\"name\">{}</td>", esc(&i.index));
-        for m in Measure::ALL {
-            let p = i
-                .versus_fulltext
+/// HTML-escapes `text` (only for the fallback page; the templates escape through askama).
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    crate::output::escape_html_into(&mut out, text);
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The views the templates lay out
+
+/// The page (`templates/compare/page.html`).
+#[derive(Template)]
+#[template(path = "compare/page.html", whitespace = "minimize")]
+struct Page<'a> {
+    /// The ingest directory compared.
+    dir: &'a str,
+    /// The `<h1>`: the indexes compared.
+    headline: String,
+    /// The indexes the report lists whose content the lead says, in the report's order.
+    lead: Vec<IndexNote<'a>>,
+    /// The DocView index's field weights, when the report lists it.
+    weights: Option<String>,
+    /// Part 1, if any index was found.
+    size: Option<SizePart>,
+    /// Part 2, if a query set was measured.
+    query_cost: Option<CostPart<'a>>,
+    /// Part 3, if a labelled set was given.
+    retrieval: Option<RetrievalPart<'a>>,
+    /// Part 4, if topics and qrels were given.
+    ranking: Option<RankingPart<'a>>,
+}
+
+impl<'a> Page<'a> {
+    fn of(report: &'a CompareReport) -> Self {
+        let names = index_names(report);
+        Page {
+            dir: &report.dir,
+            headline: headline(&names),
+            lead: names
                 .iter()
-                .find(|v| v.measure == m)
-                .map_or(String::new(), |v| format!(" (p {:.3})", v.p_value));
-            let _ = write!(page, "<td class=\"num\">{:.4}{p}</td>", m.of(&i.mean));
-        }
-        page.push_str("</tr>\n");
-    }
-    page.push_str("</table>\n");
-    for i in &r.indexes {
-        for (what, topics) in [("gains", &i.most_gained), ("loses", &i.most_lost)] {
-            if topics.is_empty() {
-                continue;
-            }
-            let _ = write!(
-                page,
-                "<h3>{} {what} most in nDCG@10</h3>\n<table>\n<tr><th>topic</th><th>query</th>\
-                 <th>fulltext</th><th>{}</th></tr>\n",
-                esc(&i.index),
-                esc(&i.index)
-            );
-            for t in topics {
-                let _ = writeln!(
-                    page,
-                    "<tr><td>{}</td><td>{}</td><td class=\"num\">{:.3}</td>\
-                     <td class=\"num\">{:.3}</td></tr>",
-                    esc(&t.qid),
-                    esc(&t.query),
-                    t.fulltext,
-                    t.index
-                );
-            }
-            page.push_str("</table>\n");
+                .filter_map(|&name| {
+                    Some(IndexNote {
+                        name,
+                        holds: holds(name)?,
+                    })
+                })
+                .collect(),
+            weights: names
+                .contains(&IndexKind::Docview.as_str())
+                .then(|| report.field_weights.to_string()),
+            size: (!report.sizes.is_empty()).then(|| SizePart::of(&report.sizes)),
+            query_cost: report.query_cost.as_ref().map(CostPart::of),
+            retrieval: report.retrieval.as_ref().map(RetrievalPart::of),
+            ranking: report.ranking.as_ref().map(RankingPart::of),
         }
     }
 }
 
-const STYLE: &str = "\
-body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;\
-margin:2em auto;max-width:1200px;padding:0 1em;color:#222;line-height:1.4}\
-h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:2em;border-bottom:1px solid #ccc}\
-h3{font-size:1.05em;margin-top:1.5em}\
-code{background:#f3f3f3;padding:.1em .3em;border-radius:3px}\
-p.lead,p.meta{color:#444}p.note{font-style:italic;color:#666}\
-table{border-collapse:collapse;margin:1em 0;font-size:.92em}\
-th,td{border:1px solid #ccc;padding:.3em .6em}th{background:#f3f3f3}\
-td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\
-td.name{font-weight:600}\
-figure{margin:1.5em 0}figure svg{max-width:100%;height:auto;display:block}\
-figcaption{color:#444;font-size:.92em;margin-top:.4em;max-width:60em}";
+/// An index of the lead paragraph.
+struct IndexNote<'a> {
+    /// Its name.
+    name: &'a str,
+    /// What it indexes.
+    holds: &'static str,
+}
+
+/// The index names of every part of `report`, each once, in the order they first appear
+/// (fulltext first).
+fn index_names(report: &CompareReport) -> Vec<&str> {
+    let sizes = report.sizes.iter().map(|s| s.index.as_str());
+    let cost = report
+        .query_cost
+        .iter()
+        .flat_map(|c| c.per_index.iter().map(|i| i.index.as_str()));
+    let retrieval = report
+        .retrieval
+        .iter()
+        .flat_map(|r| r.per_index.iter().map(|i| i.index.as_str()));
+    let ranking = report
+        .ranking
+        .iter()
+        .flat_map(|r| r.indexes.iter().map(|i| i.index.as_str()));
+    let mut seen = BTreeSet::new();
+    sizes
+        .chain(cost)
+        .chain(retrieval)
+        .chain(ranking)
+        .filter(|name| seen.insert(*name))
+        .collect()
+}
+
+/// `Fulltext, topic and abstract indexes compared`, for whatever indexes there are.
+fn headline(names: &[&str]) -> String {
+    let list = match names {
+        [] => return "Indexes compared".to_string(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    };
+    let mut chars = list.chars();
+    let capital: String = chars
+        .next()
+        .into_iter()
+        .flat_map(char::to_uppercase)
+        .collect();
+    format!("{capital}{} indexes compared", chars.as_str())
+}
+
+/// What the index `name` holds, for the lead: the indexes docview builds; the lead leaves out
+/// another name (the headline names it).
+fn holds(name: &str) -> Option<&'static str> {
+    match name {
+        "fulltext" => Some("all visible text of the raw pages"),
+        "topic" => Some("the cleaned topic content"),
+        "abstract" => Some("the title, abstract and keywords of each DocView record"),
+        "docview" => Some(
+            "the title, keywords, abstract and topic content of each DocView record, each a \
+             field of its own, searched together with field weights",
+        ),
+        _ => None,
+    }
+}
+
+/// A chart and its caption (`templates/compare/figure.html`).
+struct Figure {
+    /// What the chart shows, for screen readers (`aria-label`).
+    label: String,
+    /// The caption under it.
+    caption: String,
+    /// The chart, or why it could not be drawn.
+    svg: Result<Svg, String>,
+}
+
+impl Figure {
+    fn new(svg: Result<String, String>, label: &str, caption: &str) -> Self {
+        Figure {
+            label: label.to_string(),
+            caption: caption.to_string(),
+            svg: svg.and_then(Svg::from_plotters),
+        }
+    }
+}
+
+/// An `<svg>` document that plotters drew, which the page holds as it is: plotters escapes the
+/// text and attribute values it writes (`&`, `<`, `>`, `"`, `'`), so a label taken from the
+/// report (an index name, a page type) cannot open an element. Only [`Svg::from_plotters`]
+/// makes one, from the SVG backend's output.
+struct Svg(String);
+
+impl Svg {
+    /// The SVG backend's output, which opens with `<svg `.
+    fn from_plotters(svg: String) -> Result<Svg, String> {
+        let svg = svg.trim();
+        match svg.strip_prefix("<svg ") {
+            Some(_) if svg.ends_with("</svg>") => Ok(Svg(svg.to_string())),
+            _ => Err("plotters wrote no <svg> element".to_string()),
+        }
+    }
+
+    /// What follows `<svg `: its attributes and content, for the template to open the element
+    /// with its own attributes first.
+    fn after_tag(&self) -> &str {
+        self.0.get("<svg ".len()..).unwrap_or_default()
+    }
+}
+
+/// Bytes on disk for a table cell: for humans, and exact (its title).
+struct Bytes {
+    /// `482 MB`.
+    human: String,
+    /// `482,300,112`.
+    exact: String,
+}
+
+impl Bytes {
+    fn of(bytes: u64) -> Self {
+        Bytes {
+            human: human_bytes(bytes),
+            exact: thousands(bytes),
+        }
+    }
+}
+
+/// Part 1 (`templates/compare/size.html`).
+struct SizePart {
+    /// The names of the parts of the bytes, in the order of the columns.
+    parts: Vec<&'static str>,
+    /// A row per index.
+    rows: Vec<SizeRow>,
+    /// Bytes on disk by part.
+    chart: Figure,
+}
+
+/// An index's row of Part 1.
+struct SizeRow {
+    index: String,
+    docs: String,
+    terms: String,
+    terms_ratio: String,
+    distinct_terms: String,
+    total: Bytes,
+    bytes_ratio: String,
+    /// Bytes of each of [`BYTE_PARTS`].
+    parts: Vec<Bytes>,
+}
+
+impl SizePart {
+    fn of(sizes: &[IndexSize]) -> Self {
+        SizePart {
+            parts: BYTE_PARTS.iter().map(|(name, _)| *name).collect(),
+            rows: sizes
+                .iter()
+                .map(|s| SizeRow {
+                    index: s.index.clone(),
+                    docs: thousands(s.docs),
+                    terms: thousands(s.terms),
+                    terms_ratio: percent(s.terms_ratio),
+                    distinct_terms: thousands(s.distinct_terms),
+                    total: Bytes::of(s.bytes.total),
+                    bytes_ratio: percent(s.bytes_ratio),
+                    parts: byte_parts(&s.bytes).into_iter().map(Bytes::of).collect(),
+                })
+                .collect(),
+            chart: Figure::new(
+                chart_bytes(sizes),
+                "Bytes on disk of each index, by part",
+                "Bytes on disk of each index, split by what they hold (stacked, in MB); the \
+                 label at the end of each bar is its total and its share of fulltext's. \
+                 Postings and positions grow with the indexed text, the store with the stored \
+                 fields.",
+            ),
+        }
+    }
+}
+
+/// Part 2 (`templates/compare/query_cost.html`).
+struct CostPart<'a> {
+    /// `1,000`.
+    queries: String,
+    /// Where they came from.
+    source: &'a str,
+    /// `5 warm runs`.
+    runs: String,
+    /// A row per index (none: a note).
+    rows: Vec<CostRow<'a>>,
+    /// Postings read and latency.
+    chart: Figure,
+}
+
+/// An index's row of Part 2.
+struct CostRow<'a> {
+    index: &'a str,
+    postings: String,
+    posting_bytes: String,
+    postings_ratio: String,
+    p50: String,
+    p95: String,
+    matches: String,
+}
+
+impl<'a> CostPart<'a> {
+    fn of(cost: &'a QueryCost) -> Self {
+        CostPart {
+            queries: thousands(cost.queries as u64),
+            source: &cost.source,
+            runs: format!(
+                "{} warm run{}",
+                thousands(cost.runs as u64),
+                if cost.runs == 1 { "" } else { "s" }
+            ),
+            rows: cost
+                .per_index
+                .iter()
+                .map(|c| CostRow {
+                    index: &c.index,
+                    postings: human_float(c.postings_per_query),
+                    posting_bytes: human_bytes_f(c.posting_bytes_per_query),
+                    postings_ratio: percent(c.postings_ratio),
+                    p50: millis(c.latency_p50_ms),
+                    p95: millis(c.latency_p95_ms),
+                    matches: human_float(c.matches_per_query),
+                })
+                .collect(),
+            chart: Figure::new(
+                chart_cost(&cost.per_index),
+                "Postings read per query and latency of each index",
+                "Left: posting-list entries read per query (mean over the query set), the proxy \
+                 for disk access; fewer is cheaper. Right: latency of one query in \
+                 milliseconds, median (p50) and 95th percentile (p95) of the warm runs; lower \
+                 is better.",
+            ),
+        }
+    }
+}
+
+/// Part 3 (`templates/compare/retrieval.html`).
+struct RetrievalPart<'a> {
+    /// The labelled set.
+    set: &'a str,
+    pages: String,
+    pages_missing: String,
+    /// All pages, then by page type (none: a note).
+    tables: Vec<ScoresTable<'a>>,
+    /// hit@10 and false-hit@10 of all pages.
+    chart: Figure,
+    /// The pages the cleaned indexes lose most on.
+    misses: Vec<&'a PageMiss>,
+}
+
+/// A table of retrieval scores.
+struct ScoresTable<'a> {
+    /// `All pages` or `By page type`.
+    title: &'static str,
+    /// Whether the rows have a page type.
+    by_type: bool,
+    rows: Vec<ScoresRow<'a>>,
+}
+
+/// An index's scores (on a page type).
+struct ScoresRow<'a> {
+    page_type: Option<&'a str>,
+    index: &'a str,
+    pages: String,
+    with_queries: String,
+    hit: String,
+    without_queries: String,
+    false_hit: String,
+    titles: String,
+    mrr: String,
+}
+
+impl<'a> ScoresRow<'a> {
+    fn of(page_type: Option<&'a str>, index: &'a str, s: &RetrievalScores) -> Self {
+        let rate = |n: usize, v: f64| {
+            if n == 0 {
+                "–".to_string()
+            } else {
+                percent(v)
+            }
+        };
+        ScoresRow {
+            page_type,
+            index,
+            pages: thousands(s.pages as u64),
+            with_queries: thousands(s.with_queries as u64),
+            hit: rate(s.with_queries, s.hit_at_10),
+            without_queries: thousands(s.without_queries as u64),
+            false_hit: rate(s.without_queries, s.false_hit_at_10),
+            titles: thousands(s.title_queries as u64),
+            mrr: if s.title_queries == 0 {
+                "–".to_string()
+            } else {
+                format!("{:.3}", s.mrr_at_10)
+            },
+        }
+    }
+}
+
+impl<'a> RetrievalPart<'a> {
+    fn of(r: &'a Retrieval) -> Self {
+        let mut tables = Vec::new();
+        if !r.per_index.is_empty() {
+            tables.push(ScoresTable {
+                title: "All pages",
+                by_type: false,
+                rows: r
+                    .per_index
+                    .iter()
+                    .map(|i| ScoresRow::of(None, &i.index, &i.overall))
+                    .collect(),
+            });
+            let types: BTreeSet<&String> =
+                r.per_index.iter().flat_map(|i| i.by_type.keys()).collect();
+            if !types.is_empty() {
+                tables.push(ScoresTable {
+                    title: "By page type",
+                    by_type: true,
+                    rows: types
+                        .iter()
+                        .flat_map(|t| {
+                            r.per_index.iter().filter_map(move |i| {
+                                let s = i.by_type.get(*t)?;
+                                Some(ScoresRow::of(Some(t.as_str()), &i.index, s))
+                            })
+                        })
+                        .collect(),
+                });
+            }
+        }
+        RetrievalPart {
+            set: &r.set,
+            pages: thousands(r.pages as u64),
+            pages_missing: thousands(r.pages_missing as u64),
+            tables,
+            chart: Figure::new(
+                chart_retrieval(&r.per_index),
+                "hit@10 and false-hit rate@10 of each index",
+                "hit@10: share of content snippets for which the page is in the top 10; higher \
+                 is better. False-hit rate@10: share of boilerplate snippets for which the page \
+                 is in the top 10; lower is better. All pages of the labelled set together.",
+            ),
+            misses: r.misses.iter().collect(),
+        }
+    }
+}
+
+/// Part 4 (`templates/compare/ranking.html`).
+struct RankingPart<'a> {
+    judged_topics: String,
+    topics_file: &'a str,
+    unjudged_topics: String,
+    qrels_file: &'a str,
+    docid: &'a str,
+    /// `1 judged document is`, `3 judged documents are`.
+    judged_not_indexed: String,
+    permutations: String,
+    /// A chart per measure of [`Measure::ALL`].
+    charts: Vec<Figure>,
+    /// The measures' names, the table's columns.
+    measures: Vec<&'static str>,
+    /// A row per index (none: a note).
+    rows: Vec<RankingRow<'a>>,
+    /// Each cleaned index's topics that gain most, then those that lose most.
+    movers: Vec<Movers<'a>>,
+}
+
+/// An index's means, with its p-values against fulltext.
+struct RankingRow<'a> {
+    index: &'a str,
+    /// `0.9755 (p 0.031)`, a cell per measure.
+    cells: Vec<String>,
+}
+
+/// The topics that move most on one index.
+struct Movers<'a> {
+    index: &'a str,
+    /// `gains` or `loses`.
+    what: &'static str,
+    topics: Vec<MoverRow<'a>>,
+}
+
+/// A topic's nDCG@10 on fulltext and on the index.
+struct MoverRow<'a> {
+    qid: &'a str,
+    query: &'a str,
+    fulltext: String,
+    index: String,
+}
+
+impl<'a> RankingPart<'a> {
+    fn of(r: &'a Ranking) -> Self {
+        let judged = thousands(r.judged_topics as u64);
+        let charts = Measure::ALL
+            .iter()
+            .map(|&m| {
+                Figure::new(
+                    chart_measure(&r.indexes, m, r.judged_topics),
+                    &format!("Mean {} of each index", m.label()),
+                    &format!("{}: {}.", m.label(), what_measures(m)),
+                )
+            })
+            .collect();
+        let movers = r
+            .indexes
+            .iter()
+            .flat_map(|i| {
+                [("gains", &i.most_gained), ("loses", &i.most_lost)]
+                    .into_iter()
+                    .filter(|(_, topics)| !topics.is_empty())
+                    .map(|(what, topics)| Movers {
+                        index: &i.index,
+                        what,
+                        topics: topics.iter().map(MoverRow::of).collect(),
+                    })
+            })
+            .collect();
+        RankingPart {
+            judged_topics: judged,
+            topics_file: &r.topics_file,
+            unjudged_topics: thousands(r.unjudged_topics.len() as u64),
+            qrels_file: &r.qrels_file,
+            docid: &r.docid,
+            judged_not_indexed: match r.judged_not_indexed {
+                1 => "1 judged document is".to_string(),
+                n => format!("{} judged documents are", thousands(n as u64)),
+            },
+            permutations: thousands(r.permutations as u64),
+            charts,
+            measures: Measure::ALL.iter().map(|m| m.label()).collect(),
+            rows: r
+                .indexes
+                .iter()
+                .map(|i| RankingRow {
+                    index: &i.index,
+                    cells: Measure::ALL
+                        .iter()
+                        .map(|&m| match p_versus_fulltext(i, m) {
+                            Some(p) => format!("{} ({})", four_decimals(m.of(&i.mean)), p_value(p)),
+                            None => four_decimals(m.of(&i.mean)),
+                        })
+                        .collect(),
+                })
+                .collect(),
+            movers,
+        }
+    }
+}
+
+impl<'a> MoverRow<'a> {
+    fn of(t: &'a TopicChange) -> Self {
+        MoverRow {
+            qid: &t.qid,
+            query: &t.query,
+            fulltext: format!("{:.3}", t.fulltext),
+            index: format!("{:.3}", t.index),
+        }
+    }
+}
+
+/// The p-value of `index`'s `measure` against fulltext's (none for fulltext).
+fn p_versus_fulltext(index: &IndexRanking, measure: Measure) -> Option<f64> {
+    index
+        .versus_fulltext
+        .iter()
+        .find(|v| v.measure == measure)
+        .map(|v| v.p_value)
+}
+
+/// A p-value for humans: `p 0.031`, `p < 0.001`.
+fn p_value(p: f64) -> String {
+    if !p.is_finite() {
+        "p –".to_string()
+    } else if p < 0.001 {
+        "p < 0.001".to_string()
+    } else {
+        format!("p {p:.3}")
+    }
+}
+
+/// What `measure` measures, for its chart's caption.
+fn what_measures(measure: Measure) -> &'static str {
+    match measure {
+        Measure::Ndcg10 => {
+            "the graded gain of the top 10, discounted by rank, over that of the ideal ranking; \
+             higher is better"
+        }
+        Measure::P10 => "the relevant documents of the top 10, over 10; higher is better",
+        Measure::Ap => {
+            "average precision over the run's up to 1,000 documents (its mean is MAP); higher \
+             is better"
+        }
+        Measure::Recall100 => {
+            "the share of the topic's relevant documents in the top 100; higher is better"
+        }
+        Measure::Rr10 => {
+            "one over the rank of the first relevant document in the top 10 (its mean is \
+             MRR@10); higher is better"
+        }
+        Measure::Judged10 => {
+            "the share of the top 10 that has a judgment: how far the qrels cover the run, not \
+             a quality"
+        }
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Part 1: size
@@ -144,50 +640,6 @@ fn byte_parts(b: &ByteSplit) -> [u64; 6] {
         b.fast_fields_and_norms,
         b.other,
     ]
-}
-
-fn part_sizes(page: &mut String, sizes: &[IndexSize]) {
-    page.push_str("<h2 id=\"size\">Part 1: index size</h2>\n");
-    if sizes.is_empty() {
-        page.push_str("<p class=\"note\">No index found.</p>\n");
-        return;
-    }
-    page.push_str(
-        "<p class=\"meta\">The paper's Table 3. Bytes are tantivy's space usage summed over \
-         segments (1 MB = 1,000,000 bytes); ratios are to fulltext.</p>\n\
-         <table>\n<thead>\n<tr><th rowspan=\"2\">index</th><th rowspan=\"2\">documents</th>\
-         <th colspan=\"3\">terms</th><th colspan=\"8\">bytes on disk</th></tr>\n\
-         <tr><th>sum</th><th>% of fulltext</th><th>distinct</th><th>total</th>\
-         <th>% of fulltext</th><th>postings</th><th>positions</th><th>store</th>\
-         <th>term dictionary</th><th>fast fields + norms</th><th>other</th></tr>\n\
-         </thead>\n<tbody>\n",
-    );
-    for s in sizes {
-        let _ = write!(
-            page,
-            "<tr><td class=\"name\">{}</td>{}{}{}{}{}{}",
-            esc(&s.index),
-            num_cell(&thousands(s.docs)),
-            num_cell(&thousands(s.terms)),
-            num_cell(&percent(s.terms_ratio)),
-            num_cell(&thousands(s.distinct_terms)),
-            bytes_cell(s.bytes.total),
-            num_cell(&percent(s.bytes_ratio)),
-        );
-        for part in byte_parts(&s.bytes) {
-            page.push_str(&bytes_cell(part));
-        }
-        page.push_str("</tr>\n");
-    }
-    page.push_str("</tbody>\n</table>\n");
-    figure(
-        page,
-        chart_bytes(sizes),
-        "Bytes on disk of each index, by part",
-        "Bytes on disk of each index, split by what they hold (stacked, in MB); the label at the \
-         end of each bar is its total and its share of fulltext's. Postings and positions grow \
-         with the indexed text, the store with the stored fields.",
-    );
 }
 
 fn chart_bytes(sizes: &[IndexSize]) -> Result<String, String> {
@@ -272,56 +724,6 @@ fn chart_bytes(sizes: &[IndexSize]) -> Result<String, String> {
 // ---------------------------------------------------------------------------------------------
 // Part 2: query cost
 
-fn part_query_cost(page: &mut String, cost: Option<&QueryCost>) {
-    page.push_str("<h2 id=\"query-cost\">Part 2: query cost</h2>\n");
-    let Some(cost) = cost else {
-        page.push_str("<p class=\"note\">No query set: query cost was not measured.</p>\n");
-        return;
-    };
-    let _ = writeln!(
-        page,
-        "<p class=\"meta\">The paper's Figure 6. Queries: {} from {}, each requiring all its \
-         words (AND); each timed over {} warm run{}. Postings read per query is the sum of the \
-         query terms' document frequencies, the disk-access proxy.</p>",
-        thousands(cost.queries as u64),
-        esc(&cost.source),
-        thousands(cost.runs as u64),
-        if cost.runs == 1 { "" } else { "s" },
-    );
-    if cost.per_index.is_empty() {
-        page.push_str("<p class=\"note\">No index measured.</p>\n");
-        return;
-    }
-    page.push_str(
-        "<table>\n<thead>\n<tr><th>index</th><th>postings read / query</th>\
-         <th>posting bytes / query</th><th>postings, % of fulltext</th>\
-         <th>latency p50</th><th>latency p95</th><th>matches / query</th></tr>\n\
-         </thead>\n<tbody>\n",
-    );
-    for c in &cost.per_index {
-        let _ = writeln!(
-            page,
-            "<tr><td class=\"name\">{}</td>{}{}{}{}{}{}</tr>",
-            esc(&c.index),
-            num_cell(&human_float(c.postings_per_query)),
-            num_cell(&human_bytes_f(c.posting_bytes_per_query)),
-            num_cell(&percent(c.postings_ratio)),
-            num_cell(&millis(c.latency_p50_ms)),
-            num_cell(&millis(c.latency_p95_ms)),
-            num_cell(&human_float(c.matches_per_query)),
-        );
-    }
-    page.push_str("</tbody>\n</table>\n");
-    figure(
-        page,
-        chart_cost(&cost.per_index),
-        "Postings read per query and latency of each index",
-        "Left: posting-list entries read per query (mean over the query set), the proxy for \
-         disk access; fewer is cheaper. Right: latency of one query in milliseconds, median \
-         (p50) and 95th percentile (p95) of the warm runs; lower is better.",
-    );
-}
-
 const P50: RGBColor = RGBColor(0x4e, 0x79, 0xa7);
 const P95: RGBColor = RGBColor(0xa0, 0xcb, 0xe8);
 
@@ -342,6 +744,7 @@ fn chart_cost(per_index: &[IndexCost]) -> Result<String, String> {
             "Postings read per query",
             "postings / query",
             &[(postings.as_slice(), labels.as_slice(), P50)],
+            &[],
             &|v| trim_float(*v),
         )?;
         let (legend, right) = right.split_vertically(34);
@@ -359,6 +762,7 @@ fn chart_cost(per_index: &[IndexCost]) -> Result<String, String> {
                 (p50.as_slice(), p50_labels.as_slice(), P50),
                 (p95.as_slice(), p95_labels.as_slice(), P95),
             ],
+            &[],
             &|v| trim_float(*v),
         )?;
         root.present().map_err(err)?;
@@ -368,136 +772,6 @@ fn chart_cost(per_index: &[IndexCost]) -> Result<String, String> {
 
 // ---------------------------------------------------------------------------------------------
 // Part 3: retrieval quality
-
-fn part_retrieval(page: &mut String, retrieval: Option<&Retrieval>) {
-    page.push_str("<h2 id=\"retrieval\">Part 3: retrieval quality</h2>\n");
-    let Some(r) = retrieval else {
-        page.push_str(
-            "<p class=\"note\">No labelled set: run with <code>--corpus SET</code> to measure \
-             retrieval quality.</p>\n",
-        );
-        return;
-    };
-    let _ = writeln!(
-        page,
-        "<p class=\"meta\">Labelled set {}: {} pages found among the ingested documents, {} \
-         missing from the indexes (removed as replicas, skipped or not ingested). \
-         <b>hit@10</b>: share of content snippets whose page is in the top 10 (higher is \
-         better); <b>false-hit@10</b>: share of boilerplate snippets whose page is in the top \
-         10 (lower is better); snippet queries require all their words (AND); \
-         <b>MRR@10</b>: mean reciprocal rank of the page for its title, any of its words (OR), \
-         from 0 to 1 (higher is better).</p>",
-        esc(&r.set),
-        thousands(r.pages as u64),
-        thousands(r.pages_missing as u64),
-    );
-    if r.per_index.is_empty() {
-        page.push_str("<p class=\"note\">No index measured.</p>\n");
-        return;
-    }
-    page.push_str("<h3>All pages</h3>\n");
-    scores_table(
-        page,
-        false,
-        r.per_index.iter().map(|i| (None, i, &i.overall)),
-    );
-    let types: std::collections::BTreeSet<&String> =
-        r.per_index.iter().flat_map(|i| i.by_type.keys()).collect();
-    if !types.is_empty() {
-        page.push_str("<h3>By page type</h3>\n");
-        scores_table(
-            page,
-            true,
-            types.iter().flat_map(|t| {
-                r.per_index
-                    .iter()
-                    .filter_map(move |i| i.by_type.get(*t).map(|s| (Some(t.as_str()), i, s)))
-            }),
-        );
-    }
-    figure(
-        page,
-        chart_retrieval(&r.per_index),
-        "hit@10 and false-hit rate@10 of each index",
-        "hit@10: share of content snippets for which the page is in the top 10; higher is \
-         better. False-hit rate@10: share of boilerplate snippets for which the page is in the \
-         top 10; lower is better. All pages of the labelled set together.",
-    );
-    misses_table(page, &r.misses);
-}
-
-/// The pages the cleaned indexes lose most on.
-fn misses_table(page: &mut String, misses: &[PageMiss]) {
-    if misses.is_empty() {
-        return;
-    }
-    page.push_str(
-        "<h3>Pages the cleaned indexes lose most on</h3>\n<p>Content snippets that find the \
-         page in fulltext's top 10 but not in this index's (cleaning dropped content), and \
-         boilerplate snippets that still find it (cleaning kept boilerplate).</p>\n<table>\n\
-         <tr><th>index</th><th>page</th><th>page type</th><th>content lost</th>\
-         <th>boilerplate hits</th></tr>\n",
-    );
-    for m in misses {
-        let _ = writeln!(
-            page,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td></tr>",
-            esc(&m.index),
-            esc(&m.file_id),
-            esc(&m.page_type),
-            m.content_lost,
-            m.boilerplate_hits
-        );
-    }
-    page.push_str("</table>\n");
-}
-
-fn scores_table<'a>(
-    page: &mut String,
-    with_type: bool,
-    rows: impl Iterator<Item = (Option<&'a str>, &'a IndexRetrieval, &'a RetrievalScores)>,
-) {
-    page.push_str("<table>\n<thead>\n<tr>");
-    if with_type {
-        page.push_str("<th>page type</th>");
-    }
-    page.push_str(
-        "<th>index</th><th>pages</th><th>content snippets</th><th>hit@10</th>\
-         <th>boilerplate snippets</th><th>false-hit@10</th><th>titles</th><th>MRR@10</th></tr>\n\
-         </thead>\n<tbody>\n",
-    );
-    for (page_type, index, s) in rows {
-        page.push_str("<tr>");
-        if let Some(t) = page_type {
-            let _ = write!(page, "<td>{}</td>", esc(t));
-        }
-        let rate = |n: usize, v: f64| {
-            if n == 0 {
-                "–".to_string()
-            } else {
-                percent(v)
-            }
-        };
-        let _ = writeln!(
-            page,
-            "<td class=\"name\">{}</td>{}{}{}{}{}{}{}</tr>",
-            esc(&index.index),
-            num_cell(&thousands(s.pages as u64)),
-            num_cell(&thousands(s.with_queries as u64)),
-            num_cell(&rate(s.with_queries, s.hit_at_10)),
-            num_cell(&thousands(s.without_queries as u64)),
-            num_cell(&rate(s.without_queries, s.false_hit_at_10)),
-            num_cell(&thousands(s.title_queries as u64)),
-            num_cell(&if s.title_queries == 0 {
-                "–".to_string()
-            } else {
-                format!("{:.3}", s.mrr_at_10)
-            }),
-        );
-    }
-    page.push_str("</tbody>\n</table>\n");
-}
 
 const HIT: RGBColor = RGBColor(0x59, 0xa1, 0x4f);
 const FALSE_HIT: RGBColor = RGBColor(0xe1, 0x57, 0x59);
@@ -533,6 +807,7 @@ fn chart_retrieval(per_index: &[IndexRetrieval]) -> Result<String, String> {
                 (hit.as_slice(), hit_labels.as_slice(), HIT),
                 (false_hit.as_slice(), false_labels.as_slice(), FALSE_HIT),
             ],
+            &[],
             &|v| format!("{v:.0} %"),
         )?;
         draw_legend(
@@ -546,6 +821,69 @@ fn chart_retrieval(per_index: &[IndexRetrieval]) -> Result<String, String> {
         root.present().map_err(err)?;
     }
     Ok(svg)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Part 4: ranked retrieval
+
+/// The colour of Part 4's bars.
+const MEAN: RGBColor = RGBColor(0x4e, 0x79, 0xa7);
+
+/// The mean of `measure` on each index over `topics` judged topics, a bar each, with each
+/// cleaned index's p-value against fulltext above its bar.
+fn chart_measure(
+    indexes: &[IndexRanking],
+    measure: Measure,
+    topics: usize,
+) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (560, 360)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let means: Vec<f64> = indexes
+            .iter()
+            .map(|i| finite(measure.of(&i.mean)))
+            .collect();
+        let labels: Vec<String> = indexes
+            .iter()
+            .map(|i| four_decimals(measure.of(&i.mean)))
+            .collect();
+        let notes: Vec<String> = indexes
+            .iter()
+            .map(|i| p_versus_fulltext(i, measure).map_or_else(String::new, p_value))
+            .collect();
+        bar_panel(
+            &root,
+            indexes,
+            measure.label(),
+            &format!(
+                "mean over {} topic{}",
+                thousands(topics as u64),
+                if topics == 1 { "" } else { "s" }
+            ),
+            &[(means.as_slice(), labels.as_slice(), MEAN)],
+            &notes,
+            // Every measure is from 0 to 1: the room above 1 is for the labels.
+            &|v| {
+                if *v > 1.0 {
+                    String::new()
+                } else {
+                    trim_float(*v)
+                }
+            },
+        )?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+/// A measure's mean to four decimals, `–` if not a number.
+fn four_decimals(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:.4}")
+    } else {
+        "–".to_string()
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -567,14 +905,21 @@ impl Named for IndexRetrieval {
         &self.index
     }
 }
+impl Named for IndexRanking {
+    fn name(&self) -> &str {
+        &self.index
+    }
+}
 
-/// Vertical bars, one group per index, one bar per series (values, value labels, colour).
+/// Vertical bars, one group per index, one bar per series (values, value labels, colour); the
+/// value label above each bar, and above those a column's note, if `notes` has one (a p-value).
 fn bar_panel<T: Named>(
     area: &Area<'_>,
     indexes: &[T],
     title: &str,
     y_desc: &str,
     series: &[(&[f64], &[String], RGBColor)],
+    notes: &[String],
     y_fmt: &dyn Fn(&f64) -> String,
 ) -> Result<(), String> {
     let n = indexes.len();
@@ -583,7 +928,13 @@ fn bar_panel<T: Named>(
         .iter()
         .flat_map(|s| s.0.iter().copied())
         .fold(0.0, f64::max);
-    let y_max = if y_max > 0.0 { y_max * 1.15 } else { 1.0 };
+    // Room above the highest bar for its label, and for a note.
+    let room = if notes.iter().any(|n| !n.is_empty()) {
+        1.3
+    } else {
+        1.15
+    };
+    let y_max = if y_max > 0.0 { y_max * room } else { 1.0 };
     let label_of = |v: &SegmentValue<&usize>| match v {
         SegmentValue::CenterOf(c) => indexes[**c].name().to_string(),
         _ => String::new(),
@@ -632,9 +983,23 @@ fn bar_panel<T: Named>(
                 );
             chart.plotting_area().draw(&label).map_err(err)?;
         }
+        if let Some(note) = notes.get(c).filter(|n| !n.is_empty()) {
+            // Above the column's highest value label, centred on the column.
+            let top = series.iter().map(|s| s.0[c]).fold(0.0, f64::max);
+            let note = EmptyElement::at((SegmentValue::Exact(&cols[c]), top))
+                + Text::new(
+                    note.clone(),
+                    ((width / 2.0).round() as i32, -24),
+                    text_style(15, HPos::Center, VPos::Bottom).color(&NOTE),
+                );
+            chart.plotting_area().draw(&note).map_err(err)?;
+        }
     }
     Ok(())
 }
+
+/// The colour of a note in a chart (a p-value).
+const NOTE: RGBColor = RGBColor(0x55, 0x55, 0x55);
 
 /// A vertical legend: a colour swatch and a name per entry, from `origin` (pixels in `area`).
 fn draw_legend(
@@ -701,59 +1066,8 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-/// A chart with its caption; a chart that could not be drawn is a note.
-fn figure(page: &mut String, svg: Result<String, String>, label: &str, caption: &str) {
-    page.push_str("<figure>\n");
-    match svg {
-        Ok(svg) => {
-            let svg = svg.trim();
-            match svg.strip_prefix("<svg ") {
-                Some(rest) => {
-                    let _ = write!(
-                        page,
-                        "<svg role=\"img\" aria-label=\"{}\" {rest}",
-                        esc(label)
-                    );
-                }
-                None => page.push_str(svg),
-            }
-        }
-        Err(e) => {
-            let _ = write!(
-                page,
-                "<p class=\"note\">The chart could not be drawn: {}</p>",
-                esc(&e)
-            );
-        }
-    }
-    let _ = writeln!(
-        page,
-        "\n<figcaption>{}</figcaption>\n</figure>",
-        esc(caption)
-    );
-}
-
 // ---------------------------------------------------------------------------------------------
-// Text
-
-/// HTML-escapes text for element content and double-quoted attribute values.
-fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    escape_html_into(&mut out, text);
-    out
-}
-
-fn num_cell(text: &str) -> String {
-    format!("<td class=\"num\">{}</td>", esc(text))
-}
-
-fn bytes_cell(bytes: u64) -> String {
-    format!(
-        "<td class=\"num\" title=\"{} bytes\">{}</td>",
-        thousands(bytes),
-        esc(&human_bytes(bytes))
-    )
-}
+// Numbers for humans
 
 /// `1234567` as `1,234,567`.
 fn thousands(n: u64) -> String {
@@ -875,6 +1189,7 @@ mod tests {
     use std::time::{Duration, Instant};
 
     use super::*;
+    use crate::compare::ranking::{Measures, Versus};
 
     const INDEXES: [&str; 3] = ["fulltext", "topic", "abstract"];
 
@@ -997,13 +1312,82 @@ mod tests {
         }
     }
 
+    /// The p-values of a cleaned index against fulltext, one per measure of [`Measure::ALL`].
+    const P_VALUES: [f64; 6] = [0.031, 0.0004, 0.5, 1.0, 0.2, 0.07];
+
+    fn change(qid: &str, query: &str, fulltext: f64, index: f64) -> TopicChange {
+        TopicChange {
+            qid: qid.to_string(),
+            query: query.to_string(),
+            fulltext,
+            index,
+        }
+    }
+
+    fn ranking(query: &str) -> Ranking {
+        let rows = [
+            [0.9799, 0.31, 0.95, 0.99, 0.97, 0.88],
+            [0.9755, 0.3, 0.94, 0.99, 0.96, 0.91],
+            [0.9785, 0.29, 0.95, 0.98, 0.97, 0.93],
+        ];
+        Ranking {
+            topics_file: "trec/topics.tsv".to_string(),
+            qrels_file: "trec/qrels.txt".to_string(),
+            docid: "url".to_string(),
+            judged_topics: 12,
+            unjudged_topics: vec!["13".to_string()],
+            judged_not_indexed: 1,
+            permutations: 10_000,
+            indexes: INDEXES
+                .iter()
+                .zip(rows)
+                .enumerate()
+                .map(|(k, (name, m))| IndexRanking {
+                    index: name.to_string(),
+                    mean: Measures {
+                        ndcg_10: m[0],
+                        p_10: m[1],
+                        ap: m[2],
+                        recall_100: m[3],
+                        rr_10: m[4],
+                        judged_10: m[5],
+                    },
+                    topics: Vec::new(),
+                    versus_fulltext: if k == 0 {
+                        Vec::new()
+                    } else {
+                        Measure::ALL
+                            .iter()
+                            .zip(P_VALUES)
+                            .map(|(&measure, p_value)| Versus {
+                                measure,
+                                difference: -0.004,
+                                p_value,
+                            })
+                            .collect()
+                    },
+                    most_gained: if k == 0 {
+                        Vec::new()
+                    } else {
+                        vec![change("7", query, 0.5, 1.0)]
+                    },
+                    most_lost: if k == 0 {
+                        Vec::new()
+                    } else {
+                        vec![change("3", "dry stone wall", 1.0, 0.631)]
+                    },
+                })
+                .collect(),
+        }
+    }
+
     fn full_report() -> CompareReport {
         CompareReport {
             dir: "/data/ingest/run-2024".to_string(),
             sizes: sizes(),
             query_cost: Some(query_cost()),
             retrieval: Some(retrieval("topic")),
-            ranking: None,
+            ranking: Some(ranking("water mill")),
             field_weights: Default::default(),
         }
     }
@@ -1039,6 +1423,7 @@ mod tests {
             "Part 1: index size",
             "Part 2: query cost",
             "Part 3: retrieval quality",
+            "Part 4: ranked retrieval",
         ] {
             assert!(html.contains(section), "missing {section}");
         }
@@ -1074,10 +1459,14 @@ mod tests {
             "MRR as a number"
         );
         assert!(html.contains("each requiring all its words (AND)"));
-        assert_eq!(svgs(&html).len(), 3, "one chart per part");
-        assert_eq!(html.matches("<figcaption>").count(), 3);
+        // A chart for each of Parts 1 to 3, one per measure in Part 4.
+        assert_eq!(svgs(&html).len(), 3 + Measure::ALL.len());
+        assert_eq!(html.matches("<figcaption>").count(), 3 + Measure::ALL.len());
         assert!(html.contains("lower is better"));
-        assert!(!html.contains("No query set") && !html.contains("No labelled set"));
+        for note in ["No query set", "No labelled set", "No test collection"] {
+            assert!(!html.contains(note), "{note}");
+        }
+        assert!(html.contains("<h1>Fulltext, topic and abstract indexes compared</h1>"));
         // Chart labels: the index names, values and legends are drawn as SVG text.
         let charts: Vec<Vec<String>> = svgs(&html).into_iter().map(svg_texts).collect();
         for texts in &charts {
@@ -1094,6 +1483,106 @@ mod tests {
         assert!(charts[1].iter().any(|t| t == "18,205"));
         assert!(charts[2].iter().any(|t| t.starts_with("false-hit@10")));
         assert!(charts[2].iter().any(|t| t == "43.0 %"));
+    }
+
+    /// Part 4: a chart per measure, each index's mean a bar, the cleaned indexes' p-values
+    /// against fulltext above theirs; the table of means with p; the topics that move most.
+    #[test]
+    fn ranking_has_a_chart_per_measure_with_p_values() {
+        let html = render_html(&full_report());
+        let part = &html[html.find("<h2 id=\"ranking\">").expect("Part 4")..];
+        assert!(part.contains("12 judged topics of <code>trec/topics.tsv</code> (1 without"));
+        assert!(part.contains("10,000 permutations"));
+        let charts = svgs(part);
+        assert_eq!(charts.len(), Measure::ALL.len(), "a chart per measure");
+        for ((svg, m), p) in charts.iter().zip(Measure::ALL).zip(P_VALUES) {
+            let texts = svg_texts(svg);
+            assert!(
+                texts.iter().any(|t| t == m.label()),
+                "{m:?} titled: {texts:?}"
+            );
+            for index in INDEXES {
+                assert!(texts.iter().any(|t| t == index), "{index}: {texts:?}");
+            }
+            // Each index's mean above its bar, and the p-value of topic and abstract.
+            let report = full_report();
+            for i in &report.ranking.as_ref().unwrap().indexes {
+                let mean = format!("{:.4}", m.of(&i.mean));
+                assert!(texts.contains(&mean), "{mean}: {texts:?}");
+            }
+            let ps: Vec<&String> = texts.iter().filter(|t| t.starts_with("p ")).collect();
+            assert_eq!(ps.len(), 2, "a p-value per cleaned index: {texts:?}");
+            assert!(ps.iter().all(|t| **t == p_value(p)), "{texts:?}");
+        }
+        assert!(svg_texts(charts[0]).contains(&"p 0.031".to_string()));
+        assert!(svg_texts(charts[1]).contains(&"p < 0.001".to_string()));
+        // The captions say what each measure is.
+        assert!(part.contains("<figcaption>nDCG@10: the graded gain of the top 10"));
+        assert!(part.contains("1 judged document is not in the indexes"));
+        assert!(part.contains("MRR@10"));
+        // The table of means: fulltext without p, the cleaned indexes with.
+        assert!(part.contains("<th>nDCG@10</th><th>P@10</th>"));
+        assert!(part.contains("<td class=\"name\">fulltext</td><td class=\"num\">0.9799</td>"));
+        assert!(part.contains("<td class=\"num\">0.9755 (p 0.031)</td>"));
+        let doc = scraper::Html::parse_document(part);
+        assert!(
+            texts_of(&doc, "td")
+                .iter()
+                .any(|t| t == "0.3000 (p < 0.001)")
+        );
+        // The topics that move most.
+        assert!(part.contains("<h3>topic gains most in nDCG@10</h3>"));
+        assert!(part.contains("<h3>abstract loses most in nDCG@10</h3>"));
+        assert!(part.contains("<td>dry stone wall</td>"));
+        assert!(!part.contains("fulltext gains"));
+    }
+
+    /// The page shows whatever indexes the report lists: a fourth one gets its rows, its bars
+    /// and its place in the headline.
+    #[test]
+    fn renders_whatever_indexes_the_report_lists() {
+        let mut report = full_report();
+        let fourth = "docview";
+        let mut size = report.sizes[1].clone();
+        size.index = fourth.to_string();
+        report.sizes.push(size);
+        if let Some(cost) = report.query_cost.as_mut() {
+            let mut c = cost.per_index[1].clone();
+            c.index = fourth.to_string();
+            cost.per_index.push(c);
+        }
+        if let Some(r) = report.retrieval.as_mut() {
+            let mut i = r.per_index[1].clone();
+            i.index = fourth.to_string();
+            r.per_index.push(i);
+        }
+        if let Some(r) = report.ranking.as_mut() {
+            let mut i = r.indexes[1].clone();
+            i.index = fourth.to_string();
+            r.indexes.push(i);
+        }
+        let html = render_html(&report);
+        assert!(html.contains("<h1>Fulltext, topic, abstract and docview indexes compared</h1>"));
+        assert!(html.contains(
+            "<p class=\"lead\"><b>fulltext</b> indexes all visible text of the raw pages, \
+             <b>topic</b> the cleaned topic content, <b>abstract</b> the title, abstract and \
+             keywords of each DocView record, <b>docview</b> the title, keywords, abstract and \
+             topic content of each DocView record, each a field of its own, searched together \
+             with field weights.</p>"
+        ));
+        assert!(
+            html.contains("field weights: <code>title=0.25,keywords=0,abstract=0,topic=1</code>")
+        );
+        // Sizes, cost, retrieval (all pages, two page types), ranking.
+        let row = format!("<td class=\"name\">{fourth}</td>");
+        assert_eq!(html.matches(&row).count(), 6);
+        let charts = svgs(&html);
+        assert_eq!(charts.len(), 3 + Measure::ALL.len());
+        for svg in charts {
+            assert!(svg_texts(svg).iter().any(|t| t == fourth));
+        }
+        let doc = scraper::Html::parse_document(&html);
+        assert!(doc.errors.is_empty(), "{:?}", doc.errors);
     }
 
     #[test]
@@ -1129,7 +1618,7 @@ mod tests {
         let doc = scraper::Html::parse_document(&html);
         assert!(doc.errors.is_empty(), "HTML parse errors: {:?}", doc.errors);
         let svg = scraper::Selector::parse("figure > svg").unwrap();
-        assert_eq!(doc.select(&svg).count(), 3);
+        assert_eq!(doc.select(&svg).count(), 3 + Measure::ALL.len());
         let cells = scraper::Selector::parse("table td").unwrap();
         assert!(doc.select(&cells).count() > 30);
         for svg in svgs(&html) {
@@ -1157,10 +1646,22 @@ mod tests {
         assert!(html.contains("Part 1: index size"));
         assert!(html.contains("No query set"));
         assert!(html.contains("No labelled set: run with <code>--corpus SET</code>"));
+        assert!(html.contains("Part 4: ranked retrieval"));
+        assert!(
+            html.contains("No test collection: run with <code>--topics FILE --qrels FILE</code>")
+        );
         assert_eq!(svgs(&html).len(), 1, "only the size chart");
         assert!(!html.contains("Postings read per query"));
         let doc = scraper::Html::parse_document(&html);
         assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+    }
+
+    /// The texts of the elements `selector` selects.
+    fn texts_of(doc: &scraper::Html, selector: &str) -> Vec<String> {
+        let selector = scraper::Selector::parse(selector).unwrap();
+        doc.select(&selector)
+            .map(|e| e.text().collect::<String>())
+            .collect()
     }
 
     #[test]
@@ -1172,17 +1673,67 @@ mod tests {
         if let Some(cost) = report.query_cost.as_mut() {
             cost.source = "file q<1>.txt".to_string();
         }
+        report.ranking = Some(ranking("'a' & <b>"));
         let html = render_html(&report);
-        assert!(html.contains("<td>a&lt;b&amp;c</td>"));
-        assert!(!html.contains("a<b&c"));
-        assert!(html.contains("/tmp/&lt;dir&gt; &amp; &quot;more&quot;"));
-        assert!(html.contains("to&lt;p&gt;ic"));
-        assert!(!html.contains("to<p>ic"));
-        assert!(html.contains("file q&lt;1&gt;.txt"));
+        for raw in ["<dir>", "a<b&c", "to<p>ic", "q<1>", "& <b>"] {
+            assert!(!html.contains(raw), "{raw} unescaped");
+        }
         let doc = scraper::Html::parse_document(&html);
         assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+        // What was escaped reads as it was.
+        assert_eq!(texts_of(&doc, "p.dir code"), [report.dir.as_str()]);
+        assert_eq!(
+            texts_of(&doc, "title"),
+            [format!("docview compare: {}", report.dir)]
+        );
+        let cells = texts_of(&doc, "td");
+        for text in ["a<b&c", "to<p>ic", "'a' & <b>"] {
+            assert!(cells.iter().any(|c| c == text), "{text}");
+        }
+        assert!(
+            texts_of(&doc, "p.meta")
+                .iter()
+                .any(|p| p.contains("file q<1>.txt"))
+        );
         for svg in svgs(&html) {
             roxmltree::Document::parse(svg).expect("escaped SVG text");
+        }
+        // In the charts too, by plotters.
+        assert!(svg_texts(svgs(&html)[0]).iter().any(|t| t == "to<p>ic"));
+    }
+
+    /// A directory name, an index name, a query or a page type with a script stays text: no
+    /// script element anywhere on the page, the charts' labels included.
+    #[test]
+    fn a_script_in_the_report_is_text() {
+        let script = "<script>alert(1)</script>";
+        let mut report = full_report();
+        report.dir = format!("/tmp/{script}");
+        report.sizes[2].index = script.to_string();
+        if let Some(cost) = report.query_cost.as_mut() {
+            cost.per_index[2].index = script.to_string();
+            cost.source = format!("file {script}");
+        }
+        report.retrieval = Some(retrieval(script));
+        if let Some(r) = report.retrieval.as_mut() {
+            r.per_index[2].index = script.to_string();
+            r.set = script.to_string();
+        }
+        let mut ranking = ranking(script);
+        ranking.indexes[2].index = script.to_string();
+        ranking.topics_file = script.to_string();
+        report.ranking = Some(ranking);
+        let html = render_html(&report);
+        assert!(!html.to_ascii_lowercase().contains("<script"), "{html}");
+        let doc = scraper::Html::parse_document(&html);
+        assert!(doc.errors.is_empty(), "{:?}", doc.errors);
+        assert_eq!(texts_of(&doc, "script").len(), 0);
+        assert!(texts_of(&doc, "td").iter().any(|t| t == script));
+        let charts = svgs(&html);
+        assert_eq!(charts.len(), 3 + Measure::ALL.len());
+        for svg in charts {
+            // Each chart names the index, as text.
+            assert!(svg_texts(svg).iter().any(|t| t == script), "{svg}");
         }
     }
 
@@ -1209,8 +1760,15 @@ mod tests {
         if let Some(r) = report.retrieval.as_mut() {
             r.per_index[0].overall = RetrievalScores::default();
         }
+        if let Some(r) = report.ranking.as_mut() {
+            r.indexes[0].mean.ndcg_10 = f64::NAN;
+            r.indexes[1].mean = Measures::default();
+            r.indexes[2].mean.ndcg_10 = f64::NAN;
+            r.indexes[2].versus_fulltext[0].p_value = f64::NAN;
+        }
         let html = render_html(&report);
         assert!(html.contains("<td class=\"num\">–</td>"));
+        assert!(html.contains("<td class=\"num\">– (p –)</td>"));
         let doc = scraper::Html::parse_document(&html);
         assert!(doc.errors.is_empty(), "{:?}", doc.errors);
         for svg in svgs(&html) {
@@ -1227,11 +1785,16 @@ mod tests {
                 per_index: Vec::new(),
                 ..retrieval("topic")
             }),
-            ranking: None,
+            ranking: Some(Ranking {
+                indexes: Vec::new(),
+                ..ranking("q")
+            }),
             field_weights: Default::default(),
         };
         let html = render_html(&empty);
         assert!(html.contains("No index found"));
+        assert_eq!(html.matches("No index measured").count(), 3);
+        assert!(html.contains("<h1>Indexes compared</h1>"));
         assert!(svgs(&html).is_empty());
     }
 
@@ -1333,7 +1896,8 @@ mod tests {
                     dir.path().join("profile").display()
                 ))
                 .arg(format!("--screenshot={}", png.display()))
-                .arg("--window-size=1200,2000")
+                // Tall enough for the whole page, Part 4's charts included.
+                .arg("--window-size=1200,5200")
                 .arg(format!("file://{}", page.display()))
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
@@ -1349,7 +1913,7 @@ mod tests {
         assert!(status.success(), "chromium failed: {status}");
         let size = std::fs::metadata(&png).expect("a screenshot").len();
         assert!(size > 20_000, "screenshot of {size} bytes");
-        assert_eq!(png_size(&png), Some((1200, 2000)));
+        assert_eq!(png_size(&png), Some((1200, 5200)));
         if let Some(keep) = std::env::var_os("DOCVIEW_KEEP_SCREENSHOT") {
             std::fs::copy(&png, keep).unwrap();
         }
