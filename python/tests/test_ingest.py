@@ -36,7 +36,7 @@ def test_the_summary_counts_the_pages(ingested):
     assert sum(c["skipped"].values()) == 0
     assert Path(summary["out"]) == out
     kinds = {i["kind"]: i for i in summary["indexes"]}
-    assert set(kinds) == {"fulltext", "topic", "abstract"}
+    assert set(kinds) == {"fulltext", "topic", "abstract", "docview"}
     assert all(i["docs"] == c["kept"] for i in kinds.values())
     # What the command writes too.
     assert json.loads((out / "summary.json").read_text())["counters"] == c
@@ -150,7 +150,9 @@ def test_search_options_and_errors(ingested, tmp_path):
     assert docview.search(out, "zzzunheardof") == []
     abstract = docview.search(out, "lichen", index="abstract")
     assert url_of("fieldnotes/lichens.html") in [h["url"] for h in abstract]
-    with pytest.raises(ValueError, match=r'index: unknown index "body" \(known: fulltext, topic, abstract\)'):
+    fields = docview.search(out, "lichen", index="docview")
+    assert url_of("fieldnotes/lichens.html") in [h["url"] for h in fields]
+    with pytest.raises(ValueError, match=r'index: unknown index "body" \(known: fulltext, topic, abstract, docview\)'):
         docview.search(out, "harbor", index="body")
     with pytest.raises(docview.ArgumentError):
         docview.search(out, "   ")
@@ -185,7 +187,7 @@ def test_search_reads_an_ingest_it_may_not_write(ingested, tmp_path):
     _write_bits(copy, False)
     try:
         before = _files(copy)
-        for index in ("topic", "fulltext", "abstract"):
+        for index in ("topic", "fulltext", "abstract", "docview"):
             hits = docview.search(copy, "harbor", index=index)
             assert hits == docview.search(out, "harbor", index=index)
             assert hits
