@@ -356,7 +356,7 @@ fn topics_and_qrels_give_trec_measures_and_runs() {
             chart.contains(&format!(">\n{measure}\n</text>")),
             "{measure}: {chart}"
         );
-        assert_eq!(chart.matches(">\np ").count(), 2, "{measure}: {chart}");
+        assert_eq!(chart.matches(">\np ").count(), 3, "{measure}: {chart}");
     }
     assert!(part4.contains("(p 0."));
     let ranking = &report["ranking"];

@@ -140,16 +140,19 @@ fn ingest_of_the_sample_warc_removes_replicas_and_writes_every_output() {
     }
     let state = docview::pipeline::RunState::load(&out.join(STATE_FILE)).unwrap();
     assert_eq!(state.status, Status::Complete);
-    // Three indexes of the kept pages, smaller than the full text's.
+    // Four indexes of the kept pages, smaller than the full text's (the DocView index holds
+    // the topic content and, apart, the keywords and abstract).
     let stats = index_stats(&out).unwrap();
-    assert_eq!(stats.len(), 3);
+    assert_eq!(stats.len(), 4);
     for s in &stats {
         assert_eq!(s.docs, c.kept, "{s:?}");
     }
     let terms = |k| stats.iter().find(|s| s.kind == k).unwrap().terms;
     assert!(terms(IndexKind::Topic) < terms(IndexKind::Fulltext));
     assert!(terms(IndexKind::Abstract) < terms(IndexKind::Fulltext));
+    assert!(terms(IndexKind::Docview) > terms(IndexKind::Topic));
     assert!(summary.render().contains("abstract / fulltext"));
+    assert!(summary.render().contains("docview / fulltext"));
     // The MinHash index: compact, no text kept.
     let memory = summary
         .replica_index
