@@ -225,38 +225,21 @@ impl Summary {
                 human_bytes(ix.bytes)
             );
         }
-        if let (Some(full), Some(abs)) = (
-            self.index(IndexKind::Fulltext),
-            self.index(IndexKind::Abstract),
-        ) {
-            let _ = writeln!(
-                s,
-                "\n  abstract / fulltext: {} of terms, {} of size (the paper's Table 3: 35.3% and 41.4%)",
-                percent(abs.terms, full.terms),
-                percent(abs.bytes, full.bytes)
-            );
-        }
-        if let (Some(full), Some(topic)) = (
-            self.index(IndexKind::Fulltext),
-            self.index(IndexKind::Topic),
-        ) {
-            let _ = writeln!(
-                s,
-                "  topic / fulltext:    {} of terms, {} of size",
-                percent(topic.terms, full.terms),
-                percent(topic.bytes, full.bytes)
-            );
-        }
-        if let (Some(full), Some(docview)) = (
-            self.index(IndexKind::Fulltext),
-            self.index(IndexKind::Docview),
-        ) {
-            let _ = writeln!(
-                s,
-                "  docview / fulltext:  {} of terms, {} of size",
-                percent(docview.terms, full.terms),
-                percent(docview.bytes, full.bytes)
-            );
+        if let Some(full) = self.index(IndexKind::Fulltext) {
+            for kind in [IndexKind::Abstract, IndexKind::Topic, IndexKind::Docview] {
+                let Some(ix) = self.index(kind) else { continue };
+                let (before, paper) = match kind {
+                    IndexKind::Abstract => ("\n", " (the paper's Table 3: 35.3% and 41.4%)"),
+                    _ => ("", ""),
+                };
+                let _ = writeln!(
+                    s,
+                    "{before}  {:<21}{} of terms, {} of size{paper}",
+                    format!("{kind} / fulltext:"),
+                    percent(ix.terms, full.terms),
+                    percent(ix.bytes, full.bytes)
+                );
+            }
         }
         s
     }

@@ -83,6 +83,16 @@ impl FieldWeights {
     fn weights(&self) -> [f32; 4] {
         [self.title, self.keywords, self.abstract_text, self.topic]
     }
+
+    /// The weights to set, in the order of [`FieldWeights::NAMES`].
+    fn weights_mut(&mut self) -> [&mut f32; 4] {
+        [
+            &mut self.title,
+            &mut self.keywords,
+            &mut self.abstract_text,
+            &mut self.topic,
+        ]
+    }
 }
 
 impl fmt::Display for FieldWeights {
@@ -119,19 +129,14 @@ impl FromStr for FieldWeights {
             if !(0.0..=1000.0).contains(&value) {
                 return Err(bad(format!("{value} is not a weight from 0 to 1000")));
             }
-            let slot = match name.trim() {
-                "title" => &mut w.title,
-                "keywords" => &mut w.keywords,
-                "abstract" => &mut w.abstract_text,
-                "topic" => &mut w.topic,
-                other => {
-                    return Err(bad(format!(
-                        "no field `{other}`: the fields are {}",
-                        Self::NAMES.join(", ")
-                    )));
-                }
+            let name = name.trim();
+            let Some(field) = Self::NAMES.iter().position(|&n| n == name) else {
+                return Err(bad(format!(
+                    "no field `{name}`: the fields are {}",
+                    Self::NAMES.join(", ")
+                )));
             };
-            *slot = value;
+            *w.weights_mut()[field] = value;
         }
         if w.weights().iter().all(|&x| x == 0.0) {
             return Err(bad("every weight is 0: nothing would be searched".into()));

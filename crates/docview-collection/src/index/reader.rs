@@ -113,11 +113,6 @@ impl OpenIndex {
         self
     }
 
-    /// The weights the DocView index's fields are searched with.
-    pub fn weights(&self) -> FieldWeights {
-        self.weights
-    }
-
     /// An index of `kind` held in memory, holding `docs`: the query path without files, for
     /// the query fuzz target (`fuzz/fuzz_targets/query.rs`) and tests.
     pub fn in_memory(kind: IndexKind, docs: &[IndexDoc]) -> Result<OpenIndex> {
