@@ -23,6 +23,7 @@ fn bench_process(c: &mut Criterion) {
     let pages: Vec<RawPage> = pages
         .into_iter()
         .map(|(path, bytes)| RawPage {
+            kind: docview::input::PageKind::Html,
             url: format!("http://bench.example/{}", path.display()),
             bytes,
             http_charset: None,

@@ -189,6 +189,7 @@ def ingest(
     max_page_tags: Optional[int] = None,
     url_field: Optional[str] = None,
     html_field: Optional[str] = None,
+    text_field: Optional[str] = None,
     progress: Optional[Callable[[Dict[str, Any]], Any]] = None,
 ) -> Dict[str, Any]:
     """Runs docview ingest over inputs into out and returns its summary."""

@@ -71,8 +71,10 @@ fn input_paths(inputs: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// (1000), index_memory (MB per index writer, 64), parquet (also write docviews.parquet),
 /// markdown (also write each record's topic content as Markdown), max_page_mb (8),
 /// max_page_tags (500000), url_field and html_field (the keys of a JSONL line's address and
-/// HTML, "url" and "html"; the line's other fields go to its record's "input_fields"). An
-/// unknown option is a TypeError naming it.
+/// HTML, "url" and "html"; the line's other fields go to its record's "input_fields"),
+/// text_field (instead of html_field: the key of a JSONL line's plain text, cleaned elsewhere,
+/// which is the page's topic content as it stands; a Pyserini collection reads with
+/// url_field="id", text_field="contents"). An unknown option is a TypeError naming it.
 ///
 /// progress, a callable, is called with a dict of how far the run is: "phase" ("statistics",
 /// the first pass, or "ingest"), "counters" (pages_read, kept, replicas_exact, replicas_near,
@@ -117,6 +119,7 @@ fn input_paths(inputs: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     max_page_tags = None,
     url_field = None,
     html_field = None,
+    text_field = None,
     progress = None,
 ))]
 #[allow(clippy::too_many_arguments)]
@@ -152,6 +155,7 @@ pub fn ingest<'py>(
     max_page_tags: Option<i64>,
     url_field: Option<String>,
     html_field: Option<String>,
+    text_field: Option<String>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     if let Some(callback) = &progress
@@ -234,8 +238,14 @@ pub fn ingest<'py>(
             options.jsonl_keys.url = key;
         }
         if let Some(key) = html_field {
+            if text_field.is_some() {
+                return Err(Error::argument(
+                    "html_field and text_field name the same thing (a line's page): give one",
+                ));
+            }
             options.jsonl_keys.html = key;
         }
+        options.jsonl_keys.text = text_field;
         Ok(())
     };
     settings().map_err(|e| e.into_pyerr(py))?;

@@ -416,3 +416,30 @@ def test_ingest_keeps_each_pages_input_identity(tmp_path, ingested):
     with pytest.raises(docview.ArgumentError, match="html-field"):
         docview.ingest(pages, tmp_path / "same", url_field="body", html_field="body")
     assert not (tmp_path / "same").exists()
+
+
+def test_ingest_reads_text_cleaned_elsewhere(tmp_path, ingested):
+    # A Pyserini collection of the records' topic content, as another tool would hand it over:
+    # each line's text is its record's topic content, not cleaned again.
+    out, _ = ingested
+    records = list(docview.read_docviews(out))
+    collection = tmp_path / "collection.jsonl"
+    lines = [json.dumps({"id": r["identifier"], "contents": r["topic_content"]}) for r in records]
+    collection.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    text_out = tmp_path / "text-out"
+    summary = docview.ingest(collection, text_out, url_field="id", text_field="contents", threads=1)
+    assert summary["counters"]["kept"] == len(records)
+    check_records(text_out)
+    again = list(docview.read_docviews(text_out))
+    assert [(r["identifier"], r["topic_content"]) for r in again] == [
+        (r["identifier"], r["topic_content"]) for r in records
+    ]
+    # Text with markup in it is words, not HTML.
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text(json.dumps({"id": "n1", "contents": "A <b>bold</b> claim &amp; more"}) + "\n", encoding="utf-8")
+    docview.ingest(notes, tmp_path / "notes", url_field="id", text_field="contents")
+    assert next(iter(docview.read_docviews(tmp_path / "notes")))["topic_content"] == "A <b>bold</b> claim &amp; more"
+    with pytest.raises(docview.ArgumentError, match="text_field"):
+        docview.ingest(notes, tmp_path / "both", html_field="body", text_field="contents")
+    with pytest.raises(docview.ArgumentError, match="text-field"):
+        docview.ingest(notes, tmp_path / "same", url_field="id", text_field="id")

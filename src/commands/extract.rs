@@ -84,6 +84,7 @@ pub fn run(args: ExtractArgs) -> Result<()> {
                 .with_jsonl_keys(JsonlKeys {
                     url: args.url_field.clone(),
                     html: args.html_field.clone(),
+                    text: None,
                 }),
         ),
         _ => None,

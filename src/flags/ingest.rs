@@ -115,6 +115,13 @@ pub struct IngestArgs {
     /// The key of a JSON Lines input's page HTML.
     #[arg(long, value_name = "KEY", default_value = "html")]
     pub html_field: String,
+    /// The key of a JSON Lines input's plain text, for a collection cleaned elsewhere: each
+    /// line's text is taken as its page's topic content as it stands (not parsed as HTML, not
+    /// cleaned), then integrated, checked for replicas and indexed like any page. Pyserini's
+    /// JSON collection (what `docview export` writes) is read with
+    /// `--url-field id --text-field contents`. Other inputs (WARC, HTML files) stay HTML.
+    #[arg(long, value_name = "KEY", conflicts_with = "html_field")]
+    pub text_field: Option<String>,
     /// A feature found in more than this share of the pages' topic content joins the
     /// aggressive stop-word list (collections of 50 pages or more).
     #[arg(long, value_name = "SHARE", default_value_t = StopwordParams::default().min_df_share)]

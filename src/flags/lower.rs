@@ -155,6 +155,7 @@ impl IngestArgs {
         options.jsonl_keys = JsonlKeys {
             url: self.url_field,
             html: self.html_field,
+            text: self.text_field,
         };
         Ok(options)
     }

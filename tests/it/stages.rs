@@ -146,6 +146,7 @@ fn stages_give_one_process_output_on_the_samples_at_1_2_and_3_shards() {
     options.jsonl_keys = docview::input::JsonlKeys {
         url: "at".into(),
         html: "body".into(),
+        text: None,
     };
     options.threads = 1;
     options.parquet = true;

@@ -9,6 +9,9 @@
 //! and §6 come out the same as from the tree, whatever analyzer (stop words) the collection
 //! statistics give later. It is serializable: `docview ingest` writes each page's in its first
 //! pass and reads them back in the second, so a page is parsed and cleaned once per ingest.
+//!
+//! A page read as plain text (cleaned by another tool, or docview's own Pyserini export read
+//! back) has no tree: [`TopicPage::of_text`] makes its topic page from the text as it stands.
 
 use serde::{Deserialize, Serialize};
 
@@ -298,6 +301,61 @@ impl TopicPage {
         }
     }
 
+    /// The topic page of a page read as plain text that is already its topic content (a
+    /// collection cleaned elsewhere; docview does not clean it again): a topic page whose topic
+    /// content and visible text are `text` as it stands, each non-blank line a paragraph and a
+    /// block of weight 1, in the language detected from it; no title, links nor markup. Its
+    /// headline is its first line when more follow and that line reads as one: 3 to 30 terms,
+    /// not ending as a sentence or a clause does (`.`, `,`, `;`, `:`, `。`, `，`, `；`, `：`).
+    /// With `markdown`, its Markdown is the text. `None` when `text` has nothing but white
+    /// space.
+    pub fn of_text(text: &str, markdown: bool) -> Option<TopicPage> {
+        if text.trim().is_empty() {
+            return None;
+        }
+        let paragraphs: Vec<String> = text
+            .lines()
+            .map(str::trim)
+            .filter(|line| !line.is_empty())
+            .map(String::from)
+            .collect();
+        let headline = match paragraphs.as_slice() {
+            [first, _, ..]
+                if (HEADLINE_MIN_TERMS..=HEADLINE_MAX_TERMS).contains(&count_tokens(first))
+                    && !first.ends_with(['.', ',', ';', ':', '。', '，', '；', '：']) =>
+            {
+                Some(first.clone())
+            }
+            _ => None,
+        };
+        let topic_blocks = paragraphs
+            .iter()
+            .map(|p| WeighedBlock {
+                text: p.clone(),
+                weight: 1.0,
+            })
+            .collect();
+        Some(TopicPage {
+            title: String::new(),
+            language: docview_text::detect_language(text),
+            page_type: PageType::Topic,
+            topic_text: text.to_string(),
+            paragraphs,
+            truncated: None,
+            base_href: None,
+            canonical: None,
+            og_url: None,
+            visible_text: text.to_string(),
+            topic_blocks,
+            hub_blocks: Vec::new(),
+            links: Vec::new(),
+            signals: PageSignals::default(),
+            headline,
+            metadata: Metadata::default(),
+            markdown: markdown.then(|| text.to_string()),
+        })
+    }
+
     /// The topic page of a cleaned page with its topic content as Markdown too.
     pub fn with_markdown(page: &Extraction) -> TopicPage {
         TopicPage {
@@ -429,5 +487,38 @@ mod tests {
             "<body><article>{BODY}<p><b>Bold words later on</b></p>{BODY}</article></body>"
         );
         assert_eq!(headline_of(&none), None);
+    }
+
+    #[test]
+    fn a_text_page_is_its_topic_content_with_its_first_line_as_headline() {
+        let text = "Ferry dock repairs begin in May\n\nThe harbour board said the work on the \
+                    ferry dock will take six weeks.\nBoats will use the north quay.";
+        let page = TopicPage::of_text(text, false).unwrap();
+        assert_eq!(page.topic_text, text);
+        assert_eq!(page.visible_text, text);
+        assert_eq!(page.page_type, PageType::Topic);
+        assert_eq!(page.language, Language::English);
+        assert_eq!(page.paragraphs.len(), 3);
+        assert_eq!(page.topic_blocks.len(), 3);
+        assert!(page.topic_blocks.iter().all(|b| b.weight == 1.0));
+        assert_eq!(
+            page.headline.as_deref(),
+            Some("Ferry dock repairs begin in May")
+        );
+        assert_eq!((page.title.as_str(), page.markdown.as_deref()), ("", None));
+        // Its feature vector is that of its lines.
+        let analyzer = Analyzer::new();
+        assert!(!page.topic_features(&analyzer).is_empty());
+        assert_eq!(
+            TopicPage::of_text(text, true).unwrap().markdown.as_deref(),
+            Some(text)
+        );
+        // A first line that is a sentence, or the only line, is no headline; blank text is
+        // no page.
+        let sentence = TopicPage::of_text("The board met on Monday.\nIt agreed.", false);
+        assert_eq!(sentence.unwrap().headline, None);
+        let alone = TopicPage::of_text("Ferry dock repairs begin in May", false);
+        assert_eq!(alone.unwrap().headline, None);
+        assert_eq!(TopicPage::of_text(" \n\t ", false), None);
     }
 }

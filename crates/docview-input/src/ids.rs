@@ -129,6 +129,7 @@ mod tests {
 
     fn page(warc: Option<WarcIds>, fields: Option<JsonFields>) -> RawPage {
         RawPage {
+            kind: crate::PageKind::Html,
             url: "http://a.example/".into(),
             bytes: b"<p>a</p>".to_vec(),
             http_charset: None,

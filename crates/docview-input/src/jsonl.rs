@@ -12,20 +12,36 @@ use std::io::{self, BufRead, Read};
 use serde::{Deserialize, Serialize};
 
 use super::MAX_PAGE_BYTES;
-use super::raw::{InputEvent, RawPage, page_url};
+use super::raw::{InputEvent, PageKind, RawPage, page_url};
 
 /// Longest line read: a page of [`MAX_PAGE_BYTES`] with room for JSON escapes. The rest of a
 /// longer line is passed over and the line reported.
 const MAX_LINE_BYTES: u64 = 4 * MAX_PAGE_BYTES as u64;
 
 /// The keys of a JSON line that hold its page's address and HTML: `url` and `html` unless the
-/// user names others (`--url-field`, `--html-field`).
+/// user names others (`--url-field`, `--html-field`); or its address and plain text, when the
+/// user names a text key (`--text-field`: Pyserini's `{"id", "contents"}` lines are read with
+/// `url` = `id`, `text` = `contents`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JsonlKeys {
     /// The key of the page's address.
     pub url: String,
-    /// The key of the page's HTML.
+    /// The key of the page's HTML (not read when `text` is named).
     pub html: String,
+    /// The key of the page's plain text, when its lines hold text already cleaned instead of
+    /// HTML: each page is then [`PageKind::Text`], its text the topic content as it stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+impl JsonlKeys {
+    /// The key of a line's page and what its value holds.
+    fn body(&self) -> (&str, PageKind) {
+        match &self.text {
+            Some(key) => (key, PageKind::Text),
+            None => (&self.html, PageKind::Html),
+        }
+    }
 }
 
 impl Default for JsonlKeys {
@@ -33,6 +49,7 @@ impl Default for JsonlKeys {
         JsonlKeys {
             url: "url".to_string(),
             html: "html".to_string(),
+            text: None,
         }
     }
 }
@@ -149,11 +166,12 @@ impl JsonlReader {
                 });
             }
         };
+        let (body_key, kind) = self.keys.body();
         let (mut url, mut html, mut rest) = (None, None, Vec::new());
         for (key, value) in fields {
             if key == self.keys.url {
                 url = Some(value);
-            } else if key == self.keys.html {
+            } else if key == body_key {
                 html = Some(value);
             } else {
                 rest.push((key, value));
@@ -167,7 +185,7 @@ impl JsonlReader {
             )),
             None => Err(format!("bad JSON line: missing field `{key}`")),
         };
-        let (url, html) = match (string(url, &self.keys.url), string(html, &self.keys.html)) {
+        let (url, html) = match (string(url, &self.keys.url), string(html, body_key)) {
             (Ok(url), Ok(html)) => (url, html),
             (Err(message), _) | (_, Err(message)) => {
                 return Some(InputEvent::Malformed { origin, message });
@@ -175,11 +193,19 @@ impl JsonlReader {
         };
         Some(match page_url(&url) {
             Ok(url) => {
-                let mut bytes = html.into_bytes();
-                bytes.truncate(MAX_PAGE_BYTES);
+                let mut html = html;
+                if html.len() > MAX_PAGE_BYTES {
+                    // Cut at a character's start, so that text stays UTF-8.
+                    let end = (0..=MAX_PAGE_BYTES)
+                        .rev()
+                        .find(|&i| html.is_char_boundary(i))
+                        .unwrap_or(0);
+                    html.truncate(end);
+                }
                 InputEvent::Page(RawPage {
+                    kind,
+                    bytes: html.into_bytes(),
                     url,
-                    bytes,
                     http_charset: None,
                     origin,
                     warc: None,
@@ -286,6 +312,7 @@ mod tests {
         assert_eq!(
             events[0],
             InputEvent::Page(RawPage {
+                kind: crate::PageKind::Html,
                 url: "http://a/".into(),
                 bytes: "<p>café</p>".as_bytes().to_vec(),
                 http_charset: None,
@@ -316,6 +343,7 @@ mod tests {
             .with_keys(JsonlKeys {
                 url: "at".to_string(),
                 html: "page".to_string(),
+                text: None,
             });
         let events: Vec<InputEvent> = std::iter::from_fn(|| reader.next_event()).collect();
         let InputEvent::Page(page) = &events[0] else {
@@ -367,5 +395,38 @@ mod tests {
             assert!(message.contains(what), "{message}");
         }
         assert!(matches!(&events[5], InputEvent::Page(p) if p.url == "http://b/"));
+    }
+
+    #[test]
+    fn a_text_key_reads_pyserini_lines_as_text_pages() {
+        let text = "{\"id\": \"doc-1\", \"contents\": \"Ferry <b> dock\\n\\nrepairs caf\\u00e9\", \"html\": \"x\"}\n\
+                    {\"id\": \"doc-2\", \"html\": \"<p>b</p>\"}\n";
+        let keys = JsonlKeys {
+            url: "id".to_string(),
+            text: Some("contents".to_string()),
+            ..JsonlKeys::default()
+        };
+        let mut reader =
+            JsonlReader::new(Box::new(Cursor::new(text.to_string())), "c.jsonl").with_keys(keys);
+        let events: Vec<InputEvent> = std::iter::from_fn(|| reader.next_event()).collect();
+        let InputEvent::Page(page) = &events[0] else {
+            panic!("{:?}", events[0]);
+        };
+        // The id is the page's identifier, the text its bytes as written (markup-like
+        // characters included), and the html key is only another field.
+        assert_eq!(page.kind, PageKind::Text);
+        assert_eq!(page.url, "doc-1");
+        assert_eq!(page.bytes, "Ferry <b> dock\n\nrepairs café".as_bytes());
+        assert_eq!(
+            page.fields.as_deref().unwrap(),
+            &[("html".to_string(), serde_json::json!("x"))]
+        );
+        let InputEvent::Malformed { message, .. } = &events[1] else {
+            panic!("{:?}", events[1]);
+        };
+        assert!(message.contains("missing field `contents`"), "{message}");
+        // Without a text key, lines are HTML pages.
+        let events = read_all("{\"url\": \"http://a/\", \"html\": \"<p>a</p>\"}\n");
+        assert!(matches!(&events[0], InputEvent::Page(p) if p.kind == PageKind::Html));
     }
 }

@@ -35,8 +35,8 @@ pub use ids::InputIds;
 pub use jsonl::JsonlKeys;
 pub use progress::Progress;
 pub use raw::{
-    InputEvent, JsonFields, NOT_PAGE_SCHEMES, RawPage, SkipKind, SkipReason, UnknownSkipKind,
-    WarcIds, file_url, page_url,
+    InputEvent, JsonFields, NOT_PAGE_SCHEMES, PageKind, RawPage, SkipKind, SkipReason,
+    UnknownSkipKind, WarcIds, file_url, page_url,
 };
 pub use sources::{InputUnit, Inputs};
 

@@ -28,6 +28,21 @@ pub struct RawPage {
     /// The other fields of a JSON line (a user's `id`, a `charset`), in the line's order,
     /// passed through to what docview writes of the page; `None` when there are none.
     pub fields: Option<Box<JsonFields>>,
+    /// What `bytes` hold: HTML (every reader's pages), or plain text already cleaned elsewhere
+    /// (a JSON line's text field, [`crate::JsonlKeys::text`]), which docview does not clean.
+    pub kind: PageKind,
+}
+
+/// What a [`RawPage`]'s bytes hold.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PageKind {
+    /// A page's HTML, to decode, parse and clean.
+    #[default]
+    Html,
+    /// Plain text in UTF-8 that is the page's topic content as it stands (a collection cleaned
+    /// by another tool, or docview's own Pyserini export read back).
+    Text,
 }
 
 /// The fields of a JSON line other than its address and HTML, in the line's order.

@@ -424,6 +424,7 @@ fn standard_input(
         let name = Path::new("-");
         let event = match read_page_from(whole, name) {
             Ok(bytes) => InputEvent::Page(RawPage {
+                kind: crate::PageKind::Html,
                 url: String::new(),
                 bytes,
                 http_charset: None,
@@ -477,6 +478,7 @@ fn single_page(reader: impl Read, path: &Path, origin: String) -> InputEvent {
 fn page_file_event(read: Result<Vec<u8>>, path: &Path, origin: String) -> InputEvent {
     match read {
         Ok(bytes) => InputEvent::Page(RawPage {
+            kind: crate::PageKind::Html,
             url: file_url(&absolute(path)),
             bytes,
             http_charset: None,

@@ -254,6 +254,7 @@ fn record_event(
         });
     }
     Ok(Some(InputEvent::Page(RawPage {
+        kind: crate::PageKind::Html,
         url,
         bytes,
         http_charset: head.charset,

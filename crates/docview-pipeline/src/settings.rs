@@ -176,12 +176,15 @@ impl IngestOptions {
         if self.commit_every == 0 {
             return Err(Error::setting("commit-every", "must be at least 1 page"));
         }
-        if self.jsonl_keys.url == self.jsonl_keys.html {
+        let (body_flag, body_key) = match &self.jsonl_keys.text {
+            Some(text) => ("text-field", text),
+            None => ("html-field", &self.jsonl_keys.html),
+        };
+        if &self.jsonl_keys.url == body_key {
             return Err(Error::setting(
-                "html-field",
+                body_flag,
                 format!(
-                    "`{}` is the key of the page's address too (--url-field): name two keys",
-                    self.jsonl_keys.html
+                    "`{body_key}` is the key of the page's address too (--url-field): name two keys",
                 ),
             ));
         }
@@ -441,6 +444,10 @@ mod tests {
         assert_eq!(named(&|o| o.keyword.interval = 0), "interval");
         assert_eq!(named(&|o| o.commit_every = 0), "commit-every");
         assert_eq!(named(&|o| o.jsonl_keys.html = "url".into()), "html-field");
+        assert_eq!(
+            named(&|o| o.jsonl_keys.text = Some("url".into())),
+            "text-field"
+        );
         assert_eq!(named(&|o| o.limits.max_tags = 0), "max-page-tags");
         assert_eq!(
             named(&|o| o.threads = docview_collection::MAX_THREADS + 1),

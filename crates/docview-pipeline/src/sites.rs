@@ -19,7 +19,7 @@ use crate::batches::{input_events, stream_batches};
 use crate::clean::{Cleaner, SiteLearner, SiteModel};
 use crate::event::Event;
 use crate::extract::{PageLimits, parse_page};
-use crate::input::{Inputs, RawPage};
+use crate::input::{Inputs, PageKind, RawPage};
 use crate::site::PageUrl;
 use docview_page::TagTree;
 
@@ -194,7 +194,9 @@ pub fn learn_site_models(
         |batch| {
             let mut chosen: Vec<(&RawPage, String)> = Vec::new();
             for event in &batch.events {
+                // A page read as text has no template to learn.
                 if let Event::Page(page) = event
+                    && page.kind == PageKind::Html
                     && let Some(host) = sampler.offer(&page.url)
                 {
                     chosen.push((page, host));

@@ -271,6 +271,7 @@ mod tests {
             <p>At low tide the pools warm up and the water grows salty as it evaporates. 潮池</p>\
             </div><footer>Copyright the field notes</footer></body></html>";
         let raw = RawPage {
+            kind: crate::input::PageKind::Html,
             url: "https://example.org/tide-pools".into(),
             bytes: html.as_bytes().to_vec(),
             http_charset: None,

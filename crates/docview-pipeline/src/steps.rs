@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::clean::{Cleaner, SiteModel};
 use crate::extract::{PageLimits, extract_page_in_site};
-use crate::input::{InputIds, RawPage};
+use crate::input::{InputIds, PageKind, RawPage};
 use crate::integrate::{Context, DocView, IntegrateParams, integrate};
 use crate::records::Skip;
 use crate::replica::{Fingerprints, KeywordParams, MinHasher};
@@ -73,7 +73,8 @@ pub struct Unreadable {
 }
 
 /// Decodes, parses and cleans one page into its topic page (with its site's model, for a
-/// site-aware cleaner).
+/// site-aware cleaner). A page read as plain text ([`PageKind::Text`]) is not cleaned: its text
+/// is its topic content ([`TopicPage::of_text`]).
 pub fn clean_page(
     raw: &RawPage,
     cleaner: &dyn Cleaner,
@@ -81,6 +82,14 @@ pub fn clean_page(
     limits: &PageLimits,
     markdown: bool,
 ) -> Result<TopicPage, Unreadable> {
+    if raw.kind == PageKind::Text {
+        // The JSON line's text is UTF-8 (its reader cut it at a character's start).
+        let text = String::from_utf8_lossy(&raw.bytes);
+        return TopicPage::of_text(&text, markdown).ok_or_else(|| Unreadable {
+            origin: raw.origin.clone(),
+            reason: Skip::NotAPage(crate::extract::NotAPage::Empty),
+        });
+    }
     extract_page_in_site(
         &raw.bytes,
         raw.http_charset.as_deref(),

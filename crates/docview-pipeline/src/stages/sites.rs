@@ -12,7 +12,7 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::input::{InputEvent, RawPage};
+use crate::input::{InputEvent, PageKind, RawPage};
 use crate::sites::{SiteLearners, SiteModels, SiteSampler, sample_tree};
 use crate::{Error, Result};
 
@@ -62,9 +62,13 @@ pub(super) fn sites_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
             .unit_inputs(std::slice::from_ref(unit))
             .enumerate()
         {
+            // A page read as text has no template to learn (as in `ingest`'s sampling).
             let InputEvent::Page(page) = event else {
                 continue;
             };
+            if page.kind != PageKind::Html {
+                continue;
+            }
             let key = (unit_no, record as u64);
             let url = page.url.clone();
             if sampler.offer(&url).is_some() {

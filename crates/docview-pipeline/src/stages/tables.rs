@@ -50,6 +50,7 @@ impl SiteSampleRow {
     /// Its key (unit, number in the unit) and page.
     pub(super) fn into_page(self) -> ((usize, u64), RawPage) {
         let page = RawPage {
+            kind: crate::input::PageKind::Html,
             url: self.url,
             bytes: self.html,
             http_charset: self.charset,
@@ -233,6 +234,7 @@ mod tests {
             SiteSampleRow::of(
                 (3, 7),
                 RawPage {
+                    kind: crate::input::PageKind::Html,
                     url: "http://a.example/".into(),
                     bytes: b"<p>a</p>".to_vec(),
                     http_charset: Some("utf-8".into()),
@@ -244,6 +246,7 @@ mod tests {
             SiteSampleRow::of(
                 (4, 0),
                 RawPage {
+                    kind: crate::input::PageKind::Html,
                     url: "http://b.example/".into(),
                     bytes: Vec::new(),
                     http_charset: None,
