@@ -1,5 +1,7 @@
 //! JSON Lines input: one page per line, `{"url": ..., "html": ...}` (or other keys a user
-//! names: [`JsonlKeys`]), read from a file (gzip found by its magic bytes) or standard input.
+//! names: [`JsonlKeys`]; or `{"id": ..., "contents": ...}` of plain text cleaned elsewhere, a
+//! [`PageKind::Text`] page, when the user names a text key), read from a file (gzip found by its
+//! magic bytes) or standard input.
 //! The line's other fields (a user's `id`, a `"charset"`, which is not read: the HTML is
 //! already text) go with the page as they are, in their order ([`RawPage::fields`]), for what
 //! docview writes of it. A byte order mark before the first line and blank lines are passed
@@ -167,12 +169,12 @@ impl JsonlReader {
             }
         };
         let (body_key, kind) = self.keys.body();
-        let (mut url, mut html, mut rest) = (None, None, Vec::new());
+        let (mut url, mut body, mut rest) = (None, None, Vec::new());
         for (key, value) in fields {
             if key == self.keys.url {
                 url = Some(value);
             } else if key == body_key {
-                html = Some(value);
+                body = Some(value);
             } else {
                 rest.push((key, value));
             }
@@ -185,26 +187,25 @@ impl JsonlReader {
             )),
             None => Err(format!("bad JSON line: missing field `{key}`")),
         };
-        let (url, html) = match (string(url, &self.keys.url), string(html, body_key)) {
-            (Ok(url), Ok(html)) => (url, html),
+        let (url, mut body) = match (string(url, &self.keys.url), string(body, body_key)) {
+            (Ok(url), Ok(body)) => (url, body),
             (Err(message), _) | (_, Err(message)) => {
                 return Some(InputEvent::Malformed { origin, message });
             }
         };
         Some(match page_url(&url) {
             Ok(url) => {
-                let mut html = html;
-                if html.len() > MAX_PAGE_BYTES {
-                    // Cut at a character's start, so that text stays UTF-8.
+                if body.len() > MAX_PAGE_BYTES {
+                    // Cut at a character's start, so that a text stays UTF-8.
                     let end = (0..=MAX_PAGE_BYTES)
                         .rev()
-                        .find(|&i| html.is_char_boundary(i))
+                        .find(|&i| body.is_char_boundary(i))
                         .unwrap_or(0);
-                    html.truncate(end);
+                    body.truncate(end);
                 }
                 InputEvent::Page(RawPage {
                     kind,
-                    bytes: html.into_bytes(),
+                    bytes: body.into_bytes(),
                     url,
                     http_charset: None,
                     origin,
