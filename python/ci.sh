@@ -13,7 +13,7 @@ export CARGO_TERM_COLOR=never
 export CARGO_PROFILE_RELEASE_LTO="${CARGO_PROFILE_RELEASE_LTO:-false}"
 export CARGO_PROFILE_RELEASE_CODEGEN_UNITS="${CARGO_PROFILE_RELEASE_CODEGEN_UNITS:-16}"
 # The root build's target folder: the docview crates and their dependencies built there for
-# `cargo clippy --release` and `cargo test --release` are not built again.
+# `cargo clippy` (the dev profile) and `cargo test --release` are not built again.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$root/target}"
 PYTHON="${PYTHON:-python3}"
 pip_quiet=(--quiet --disable-pip-version-check --no-input)
@@ -26,7 +26,7 @@ trap 'rm -rf "$work"' EXIT
 
 say "cargo fmt and clippy of python/"
 cargo fmt --manifest-path python/Cargo.toml -- --check
-cargo clippy --manifest-path python/Cargo.toml --release -- -D warnings
+cargo clippy --manifest-path python/Cargo.toml -- -D warnings
 # python/Cargo.lock pins the module's dependencies; a dependency a crate gained since is
 # resolved here (and said), so that a change under crates/ does not need one under python/.
 if ! git diff --quiet -- python/Cargo.lock 2>/dev/null; then
