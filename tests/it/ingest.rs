@@ -140,8 +140,9 @@ fn ingest_of_the_sample_warc_removes_replicas_and_writes_every_output() {
     }
     let state = docview::pipeline::RunState::load(&out.join(STATE_FILE)).unwrap();
     assert_eq!(state.status, Status::Complete);
-    // Four indexes of the kept pages, smaller than the full text's (the DocView index holds
-    // the topic content and, apart, the keywords and abstract).
+    // Four indexes of the kept pages: the topic and abstract indexes smaller than the full
+    // text's, the DocView index larger than the topic index (it holds the topic content and,
+    // apart, the keywords and abstract).
     let stats = index_stats(&out).unwrap();
     assert_eq!(stats.len(), 4);
     for s in &stats {

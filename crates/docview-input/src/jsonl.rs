@@ -197,11 +197,11 @@ impl JsonlReader {
             Ok(url) => {
                 if body.len() > MAX_PAGE_BYTES {
                     // Cut at a character's start, so that a text stays UTF-8.
-                    let end = (0..=MAX_PAGE_BYTES)
-                        .rev()
-                        .find(|&i| body.is_char_boundary(i))
-                        .unwrap_or(0);
-                    body.truncate(end);
+                    let mut at = MAX_PAGE_BYTES;
+                    while !body.is_char_boundary(at) {
+                        at -= 1;
+                    }
+                    body.truncate(at);
                 }
                 InputEvent::Page(RawPage {
                     kind,
