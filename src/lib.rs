@@ -77,4 +77,4 @@ pub use docview_pipeline as pipeline;
 // The lab.
 pub use docview_lab::Error as LabError;
 pub use docview_lab::replica as replica_benchmark;
-pub use docview_lab::{classify, compare, eval};
+pub use docview_lab::{classify, compare, eval, subjects};

@@ -1,5 +1,7 @@
 //! `docview classify train` and `docview classify eval`: the content classifier trained,
-//! scored, or cross-validated by site.
+//! scored, or cross-validated by site; a page's genre here, its subject in `subjects`.
+
+mod subjects;
 
 use std::io::Write;
 
@@ -8,7 +10,7 @@ use docview::classify::{self, Method, Source};
 use docview::output::write_atomically;
 
 use super::load_scored_set;
-use crate::flags::{ClassifyEvalArgs, ClassifyOpts, ClassifyTrainArgs};
+use crate::flags::{ClassifyEvalArgs, ClassifyOpts, ClassifyTrainArgs, Target};
 
 /// The labelled pages of `opts.sets`, read, cleaned and vectorised (saying so on standard
 /// error).
@@ -52,7 +54,10 @@ fn method_name(method: Method) -> String {
 
 /// `docview classify train`.
 pub fn train(args: ClassifyTrainArgs) -> Result<()> {
-    let method = args.opts.method()?;
+    let method = match args.opts.target()? {
+        Target::Genre(method) => method,
+        Target::Subjects(plan) => return subjects::train(&args, plan),
+    };
     let pages = classify_pages(&args.opts)?;
     let start = std::time::Instant::now();
     let model = classify::train(&pages, method, &args.opts.label, args.opts.threads)?;
@@ -72,6 +77,10 @@ pub fn train(args: ClassifyTrainArgs) -> Result<()> {
 
 /// `docview classify eval`.
 pub fn eval(args: ClassifyEvalArgs) -> Result<()> {
+    let method = match args.opts.target()? {
+        Target::Genre(method) => method,
+        Target::Subjects(plan) => return subjects::eval(&args, plan),
+    };
     let pages = classify_pages(&args.opts)?;
     if let Some(path) = &args.model {
         let model = docview::classifier::PageClassifier::load(path)?;
@@ -84,7 +93,6 @@ pub fn eval(args: ClassifyEvalArgs) -> Result<()> {
     if folds < 2 {
         bail!("--folds must be at least 2");
     }
-    let method = args.opts.method()?;
     let mut methods = vec![method];
     if args.compare_raw {
         match method {

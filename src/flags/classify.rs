@@ -1,5 +1,6 @@
 //! The arguments of `docview classify train` and `docview classify eval`, the content
-//! classifier.
+//! classifiers: a page's genre from a ground-truth field, or its subject from a formal scheme
+//! (`--scheme`).
 
 use std::path::PathBuf;
 
@@ -14,9 +15,10 @@ pub struct ClassifyArgs {
 #[derive(Debug, Subcommand)]
 pub enum ClassifyCommand {
     /// Train a classifier on labelled sets (SET/html/ID.html.gz and SET/ground-truth/ID.json, as
-    /// docs/data.md describes) and write it as a
-    /// model file. The class of a page is a string field of its ground truth (--label); pages
-    /// without one are left out. Same sets and flags, byte-identical model.
+    /// docs/data.md describes) and write it as a model file. The class of a page is a string
+    /// field of its ground truth (--label); pages without one are left out. With --scheme, a
+    /// subject classifier instead: trained on labelled text (--text) and on the sets' pages
+    /// that --subjects gives a subject. Same inputs and flags, byte-identical model.
     Train(ClassifyTrainArgs),
     /// Score a model on labelled sets (--model), or cross-validate (--folds N: N folds by
     /// site, no site on both sides, a model trained on the others scoring each fold): per
@@ -32,21 +34,55 @@ pub enum ClassifyMethod {
     Trees,
     /// The paper's kNN over Formula 2 vectors.
     Knn,
+    /// Logistic regression on tf-idf of the Formula 2 vectors (--scheme only).
+    Linear,
 }
 
 /// What the classifier is trained on and how.
 #[derive(Debug, clap::Args)]
 pub struct ClassifyOpts {
     /// Labelled set folders holding html/<id>.html.gz and ground-truth/<id>.json.
-    #[arg(value_name = "SET", required = true)]
+    #[arg(value_name = "SET", required_unless_present = "text")]
     pub sets: Vec<PathBuf>,
     /// The ground-truth field that holds each page's class.
     #[arg(long, value_name = "FIELD", default_value = "page_type")]
     pub label: String,
+    /// Classify pages by subject in this scheme instead of by a ground-truth field: `iptc` (the
+    /// top level of the IPTC Media Topics, 17 subjects, built in) or a scheme file of
+    /// `code<TAB>label` lines (`# scheme: NAME` names it).
+    #[arg(long, value_name = "SCHEME")]
+    pub scheme: Option<String>,
+    /// With --scheme: a file of labelled text to train on, JSON Lines (gzipped if it ends in
+    /// .gz) of {"text", "subject": CODE} and optionally "lang", "group", "split" (train, dev or
+    /// test: test lines are held out and scored). May be given more than once.
+    #[arg(long, value_name = "FILE", requires = "scheme")]
+    pub text: Vec<PathBuf>,
+    /// With --scheme: the subjects of the sets' pages, JSON Lines of {"set": FOLDER NAME, "id":
+    /// FILE ID, "subject": CODE} (models/subjects/corpus-labels.jsonl for ../shared/corpus);
+    /// pages it does not name are left out.
+    #[arg(long, value_name = "FILE", requires = "scheme")]
+    pub subjects: Option<PathBuf>,
+    /// With --scheme: the weight of a labelled text in training (a page's is 1).
+    #[arg(long, value_name = "W", default_value_t = 1.0, requires = "scheme")]
+    pub text_weight: f32,
+    /// With --scheme: a page gets a subject when its score reaches this (0 to 1); otherwise
+    /// none, with the reason.
+    #[arg(long, value_name = "S", default_value_t = docview::classifier::DEFAULT_SUBJECT_THRESHOLD, requires = "scheme")]
+    pub threshold: f32,
+    /// Passes over the examples (--method linear).
+    #[arg(long, value_name = "N", default_value_t = docview::classifier::LinearParams::default().epochs)]
+    pub epochs: u32,
+    /// L2 regularisation of the weights (--method linear).
+    #[arg(long, value_name = "X", default_value_t = docview::classifier::LinearParams::default().l2)]
+    pub l2: f32,
+    /// A term is kept when at least this many training examples hold it (--method linear).
+    #[arg(long, value_name = "N", default_value_t = docview::classifier::LinearParams::default().min_df)]
+    pub min_df: u32,
     /// The kind of classifier: `trees` (one-vs-rest gradient-boosted trees over the page's
-    /// signals) or `knn` (the paper's chi-square terms and nearest neighbours).
-    #[arg(long, value_enum, default_value_t = ClassifyMethod::Trees)]
-    pub method: ClassifyMethod,
+    /// signals; the default without --scheme), `knn` (the paper's chi-square terms and nearest
+    /// neighbours) or `linear` (logistic regression on tf-idf; the default with --scheme).
+    #[arg(long, value_enum)]
+    pub method: Option<ClassifyMethod>,
     /// Trees per class (--method trees).
     #[arg(long, value_name = "N", default_value_t = docview::classifier::TreeParams::default().trees)]
     pub trees: usize,

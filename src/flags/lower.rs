@@ -3,7 +3,7 @@
 //! value enums of the flags keep their own names and help texts; here is what each stands for.
 
 use anyhow::{Result, bail};
-use docview::classifier::{Params, TreeParams};
+use docview::classifier::{LinearParams, Params, SubjectScheme, SubjectTraining, TreeParams};
 use docview::classify::{Method, Source};
 use docview::clean::{MAX_TREE_DEPTH, TrainParams};
 use docview::compare::CompareOptions;
@@ -16,6 +16,7 @@ use docview::pipeline::{ClassifierChoice, IngestOptions};
 use docview::replica::{Detection, KeywordParams, MinHashParams};
 use docview::replica_benchmark::benchmark::{BuildOptions, Rules};
 use docview::stats::StopwordParams;
+use docview::subjects::SubjectSetup;
 
 use super::classify::{ClassifyMethod, ClassifyOpts};
 use super::compare::CompareArgs;
@@ -222,10 +223,13 @@ impl ClassifyOpts {
         if self.raw { Source::Raw } else { Source::Topic }
     }
 
-    /// The method and its parameters from the flags.
+    /// The genre classifier's method and its parameters from the flags (without --scheme).
     pub fn method(&self) -> Result<Method> {
-        Ok(match self.method {
+        Ok(match self.method.unwrap_or(ClassifyMethod::Trees) {
             ClassifyMethod::Knn => Method::Neighbours(self.source(), self.params()?),
+            ClassifyMethod::Linear => {
+                bail!("--method linear classifies by subject: it needs --scheme")
+            }
             ClassifyMethod::Trees => {
                 if self.raw {
                     bail!("--raw chooses the kNN's vectors: it needs --method knn");
@@ -246,4 +250,85 @@ impl ClassifyOpts {
             }
         })
     }
+
+    /// What is classified: a ground-truth field's genre, or subjects of `--scheme` (read here:
+    /// `iptc` or a scheme file).
+    pub fn target(&self) -> Result<Target> {
+        let Some(scheme) = &self.scheme else {
+            return Ok(Target::Genre(self.method()?));
+        };
+        let scheme = if scheme == "iptc" {
+            SubjectScheme::iptc()
+        } else {
+            SubjectScheme::read(std::path::Path::new(scheme))?
+        };
+        let training = match self.method.unwrap_or(ClassifyMethod::Linear) {
+            ClassifyMethod::Linear => {
+                if self.epochs == 0 || self.min_df == 0 || !(0.0..=1.0).contains(&self.l2) {
+                    bail!(
+                        "--epochs and --min-df must be at least 1 and --l2 from 0 to 1, not {}, {} and {}",
+                        self.epochs,
+                        self.min_df,
+                        self.l2
+                    );
+                }
+                SubjectTraining::Linear(LinearParams {
+                    epochs: self.epochs,
+                    l2: self.l2,
+                    min_df: self.min_df,
+                    ..LinearParams::default()
+                })
+            }
+            ClassifyMethod::Knn => SubjectTraining::Neighbours(self.params()?),
+            ClassifyMethod::Trees => bail!(
+                "--method trees classifies by page signals, not subjects: give --method linear \
+                 or knn with --scheme"
+            ),
+        };
+        if !(0.0..=10.0).contains(&self.text_weight) {
+            bail!(
+                "--text-weight must be between 0 and 10, not {}",
+                self.text_weight
+            );
+        }
+        if !(0.0..=1.0).contains(&self.threshold) {
+            bail!(
+                "--threshold must be between 0 and 1, not {}",
+                self.threshold
+            );
+        }
+        if !self.sets.is_empty() && self.subjects.is_none() {
+            bail!("with --scheme, the sets' pages need their subjects: give --subjects FILE");
+        }
+        if self.sets.is_empty() && self.subjects.is_some() {
+            bail!("--subjects names pages of labelled sets: give the sets (SET ...)");
+        }
+        Ok(Target::Subjects(SubjectPlan {
+            scheme,
+            setup: SubjectSetup {
+                training,
+                source: self.source(),
+                text_weight: self.text_weight,
+            },
+            threshold: self.threshold,
+        }))
+    }
+}
+
+/// What `docview classify` trains or scores.
+pub enum Target {
+    /// The class of a ground-truth field by this method.
+    Genre(Method),
+    /// Subjects of a scheme.
+    Subjects(SubjectPlan),
+}
+
+/// A subject classifier's scheme, training and threshold.
+pub struct SubjectPlan {
+    /// The scheme.
+    pub scheme: SubjectScheme,
+    /// How it is trained.
+    pub setup: SubjectSetup,
+    /// Its threshold.
+    pub threshold: f32,
 }

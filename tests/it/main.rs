@@ -25,3 +25,4 @@ mod robustness;
 mod schema;
 mod scripts;
 mod stages;
+mod subjects;

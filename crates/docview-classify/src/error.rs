@@ -23,4 +23,14 @@ pub enum Error {
         /// What was wrong.
         reason: String,
     },
+    /// A scheme file that cannot be read as `code<TAB>label` lines.
+    #[error("scheme {source_name}:{line}: {reason}")]
+    Scheme {
+        /// The scheme file.
+        source_name: String,
+        /// The line (1-based; 0 for the file as a whole).
+        line: usize,
+        /// What was wrong.
+        reason: String,
+    },
 }

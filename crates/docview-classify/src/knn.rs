@@ -203,7 +203,7 @@ impl Classifier {
     }
 
     /// The classifier with its postings built.
-    fn with_postings(mut self) -> Classifier {
+    pub(crate) fn with_postings(mut self) -> Classifier {
         let mut postings = vec![Vec::new(); self.vocabulary.len()];
         for (i, e) in self.examples.iter().enumerate() {
             for &(t, w) in &e.terms {

@@ -29,7 +29,9 @@ mod error;
 mod knn;
 mod model;
 mod report;
+mod scheme;
 mod shape;
+mod subject;
 mod trees;
 
 pub use classification::Classification;
@@ -37,5 +39,10 @@ pub use error::{Error, Result};
 pub use knn::{Classifier, Params};
 pub use model::{PageClassifier, model_digest};
 pub use report::ClassReport;
+pub use scheme::{IPTC_SCHEME, Subject, SubjectScheme};
 pub use shape::{PageShape, with_shape};
+pub use subject::{
+    DEFAULT_SUBJECT_THRESHOLD, LinearParams, NoSubject, Source, SubjectClass, SubjectClassifier,
+    SubjectExample, SubjectMethod, SubjectOf, SubjectTraining,
+};
 pub use trees::{PageView, TreeClassifier, TreeParams};

@@ -15,6 +15,7 @@ use crate::eval::blocks::{page_site, site_folds_of};
 use crate::extract::topic::TopicPage;
 use crate::extract::{PageLimits, extract_page_within};
 use crate::input::read_page_bytes;
+pub use docview_classify::Source;
 use docview_classify::{
     ClassReport, Classification, Classifier, PageClassifier, PageShape, PageView, Params,
     TreeClassifier, TreeParams, with_shape,
@@ -22,26 +23,7 @@ use docview_classify::{
 use docview_collection::integrate::{HubEvidence, ListClass, page_shape};
 use docview_measure::{FeatureVector, block_weights, feature_vector};
 use docview_page::{PageSignals, PageType};
-use docview_text::Analyzer;
-
-/// Which vector a page is classified by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    /// The Formula 2 vector of the page's topic content.
-    Topic,
-    /// The Formula 2 vector of the whole page (every visible block).
-    Raw,
-}
-
-impl Source {
-    /// The name a model records.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Source::Topic => "topic",
-            Source::Raw => "raw",
-        }
-    }
-}
+use docview_text::{Analyzer, Language};
 
 /// One labelled page as the classifier sees it.
 #[derive(Debug, Clone)]
@@ -66,6 +48,8 @@ pub struct ClassPage {
     pub signals: PageSignals,
     /// Its `<title>`.
     pub title: String,
+    /// The language of its topic content.
+    pub language: Language,
 }
 
 impl ClassPage {
@@ -135,6 +119,16 @@ pub fn class_pages(
     field: &str,
     threads: usize,
 ) -> Result<(Vec<ClassPage>, usize)> {
+    labelled_pages(sets, threads, |_, page| label_of(page, field))
+}
+
+/// Reads, cleans and vectorises the pages of `sets` to which `label` (given the set's name and
+/// the page) gives a class, as [`class_pages`] does with a ground-truth field.
+pub fn labelled_pages(
+    sets: &[(String, Vec<LabelledPage>)],
+    threads: usize,
+    label: impl Fn(&str, &LabelledPage) -> Result<Option<String>> + Sync,
+) -> Result<(Vec<ClassPage>, usize)> {
     let cleaner = docview_clean::cleaner_of(docview_clean::CleanerKind::default())?;
     let analyzer = Analyzer::new();
     let pool = docview_collection::thread_pool(threads)?;
@@ -145,7 +139,7 @@ pub fn class_pages(
     let out: Vec<Result<Option<ClassPage>>> = pool.install(|| {
         work.par_iter()
             .map(|(set, page)| {
-                let Some(label) = label_of(page, field)? else {
+                let Some(label) = label(set, page)? else {
                     return Ok(None);
                 };
                 let extraction = read_page_bytes(&page.html_path)
@@ -188,6 +182,7 @@ pub fn class_pages(
                     hub: HubEvidence::of(&topic_page),
                     signals: topic_page.signals.clone(),
                     title: topic_page.title.clone(),
+                    language: topic_page.language,
                 }))
             })
             .collect()
@@ -425,6 +420,7 @@ mod tests {
             },
             signals: PageSignals::default(),
             title: String::new(),
+            language: Language::English,
         }
     }
 

@@ -54,6 +54,16 @@ pub enum Error {
         /// What was wrong.
         reason: String,
     },
+    /// A line of a file of labelled text or of pages' subjects that cannot be read.
+    #[error("{} line {line}: {reason}", path.display())]
+    Labels {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1 (0: the file as a whole).
+        line: usize,
+        /// What was wrong.
+        reason: String,
+    },
     /// A replica benchmark cannot be built or read.
     #[error("replica benchmark {path}: {reason}")]
     Benchmark {

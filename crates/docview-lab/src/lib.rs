@@ -7,6 +7,8 @@
 //!   collection layer's replica detector run over it.
 //! - [`classify`]: the content classifier (the DocView's classification code) trained and
 //!   cross-validated by site on a labelled set, on topic content or raw pages.
+//! - [`subjects`]: the subject classifier (the classification code from a formal scheme)
+//!   trained on labelled text and pages, cross-validated by site, on topic content or raw pages.
 //! - [`compare`]: the three indexes side by side: size, query cost, retrieval (§7).
 //!
 //! The lab may use every layer; no layer uses the lab.
@@ -25,5 +27,6 @@ pub mod compare;
 pub mod error;
 pub mod eval;
 pub mod replica;
+pub mod subjects;
 
 pub use error::{Error, Result};
