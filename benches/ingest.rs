@@ -37,17 +37,13 @@ fn bench_process(c: &mut Criterion) {
     let stats = CollectionStats::default();
     let minhasher = MinHasher::new(MinHashParams::default()).expect("default parameters");
     let sites = docview::pipeline::SiteModels::default();
-    // As ingest runs by default: the classifier inside the binary fills the codes.
-    let classifier = docview::classifier::PageClassifier::embedded().expect("embedded classifier");
-    let model_name = docview::integrate::classifier_name(
-        &classifier,
-        &docview::classifier::model_digest(None).expect("embedded classifier"),
-    );
+    // As ingest runs by default: the genre and subject models inside the binary.
+    let classifiers = docview::pipeline::ClassifierChoice::Embedded
+        .load_with(&docview::pipeline::SubjectChoice::Embedded)
+        .expect("the shipped classifiers load")
+        .expect("classifiers");
     let worker = Worker {
-        classifier: Some(docview::integrate::ClassifierRef {
-            model: &classifier,
-            name: &model_name,
-        }),
+        classifier: Some(classifiers.classifier_ref()),
         cleaner: &cleaner,
         sites: &sites,
         analyzer: Analyzer::new(),

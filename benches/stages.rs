@@ -17,7 +17,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use docview::clean::{Cleaner, Learned};
 use docview::index::{IndexDoc, IndexKind, OpenIndex};
 use docview::input::decode_html;
-use docview::integrate::{ClassifierRef, Context, IntegrateParams, integrate};
+use docview::integrate::{Context, IntegrateParams, integrate};
 use docview::site::PageUrl;
 use docview::stats::CollectionStats;
 use docview::text::Analyzer;
@@ -46,12 +46,11 @@ fn samples() -> Vec<(&'static str, Vec<PageFile>)> {
 
 fn bench_stages(c: &mut Criterion) {
     let learned = Learned::embedded().expect("the shipped model loads");
-    let classifier =
-        docview::classifier::PageClassifier::embedded().expect("the shipped classifier loads");
-    let classifier_name = docview::integrate::classifier_name(
-        &classifier,
-        &docview::classifier::model_digest(None).expect("the shipped classifier"),
-    );
+    // As ingest runs by default: the genre and subject models inside the binary.
+    let classifiers = docview::pipeline::ClassifierChoice::Embedded
+        .load_with(&docview::pipeline::SubjectChoice::Embedded)
+        .expect("the shipped classifiers load")
+        .expect("classifiers");
     let analyzer = Analyzer::new();
     let stats = CollectionStats::default();
     let mut group = c.benchmark_group("stages");
@@ -107,10 +106,7 @@ fn bench_stages(c: &mut Criterion) {
             analyzer: &analyzer,
             stats: &stats,
             params: IntegrateParams::default(),
-            classifier: Some(ClassifierRef {
-                model: &classifier,
-                name: &classifier_name,
-            }),
+            classifier: Some(classifiers.classifier_ref()),
         };
         group.bench_function(format!("integrate/{name}/{n}-pages"), |b| {
             b.iter(|| {

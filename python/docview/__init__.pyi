@@ -53,9 +53,14 @@ class Extraction:
     def cleaner_page_type(self) -> Literal["topic", "hub", "image"]:
         """The cleaner's own page type (the JSON report's page_type)."""
     @property
-    def classification(self) -> Optional[Dict[str, Any]]:
-        """The content classifier's class: scheme, class, score, prior, model (None from an
-        Extractor made with classify=False)."""
+    def genre(self) -> Optional[Dict[str, Any]]:
+        """The page's genre: scheme ("page_type"), class ("article", ...), score, prior, model
+        (None from an Extractor made with classify=False)."""
+    @property
+    def subject(self) -> Optional[Dict[str, Any]]:
+        """The page's subject, the record's classification code: scheme ("iptc-mediatopic"),
+        code ("medtop:15000000" or None), label, score, reason (why none: "below-threshold",
+        "no-known-term"), model (None from an Extractor made with classify=False)."""
     @property
     def language(self) -> str:
         """The page's language as an ISO 639-1 code ("und" when unknown)."""
@@ -103,7 +108,7 @@ class Extractor:
         comments: bool = False,
     ) -> None:
         """classify=False skips the page-type classifier: page_type is then the cleaner's own
-        and classification None (the work of `docview extract`, for bulk cleaning)."""
+        and genre and subject None (the work of `docview extract`, for bulk cleaning)."""
     def extract(
         self,
         html: _Html,

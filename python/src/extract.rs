@@ -7,14 +7,12 @@ use std::sync::{Arc, OnceLock};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyMemoryView, PyString, PyTuple};
 
-use docview_classify::PageClassifier;
 use docview_clean::{
     CLEANERS, Cleaner, CleanerKind, DEFAULT_CLEANER, Favor, cleaner_with_model, topic_content_page,
 };
-use docview_collection::integrate::ClassifierRef;
 use docview_extract::topic::TopicPage;
 use docview_extract::{Keep, PageLimits, extract_page_in_site};
-use docview_pipeline::ClassifierChoice;
+use docview_pipeline::{ClassifierChoice, Classifiers, SubjectChoice};
 use docview_text::Analyzer;
 
 use crate::error::{Error, Result, no_panic};
@@ -83,19 +81,21 @@ pub fn favor(name: &str) -> Result<Favor> {
     })
 }
 
-/// The content classifier inside the module (the one `docview ingest` fills the DocViews'
-/// classification codes with by default) and the name records give it; loaded once.
-fn embedded_classifier() -> Result<Arc<(Arc<PageClassifier>, String)>> {
-    type Loaded = std::result::Result<Arc<(Arc<PageClassifier>, String)>, String>;
+/// The classifiers inside the module (the ones `docview ingest` classifies the DocViews with
+/// by default: the page's genre and its subject) and the names records give them; loaded once.
+fn embedded_classifier() -> Result<Arc<Classifiers>> {
+    type Loaded = std::result::Result<Arc<Classifiers>, String>;
     static CLASSIFIER: OnceLock<Loaded> = OnceLock::new();
     CLASSIFIER
-        .get_or_init(|| match ClassifierChoice::Embedded.load() {
-            Ok(Some(loaded)) => Ok(Arc::new(loaded)),
-            Ok(None) => Err("the embedded classifier is missing".to_string()),
-            Err(e) => Err(e.to_string()),
-        })
+        .get_or_init(
+            || match ClassifierChoice::Embedded.load_with(&SubjectChoice::Embedded) {
+                Ok(Some(loaded)) => Ok(Arc::new(loaded)),
+                Ok(None) => Err("the embedded classifier is missing".to_string()),
+                Err(e) => Err(e.to_string()),
+            },
+        )
         .clone()
-        .map_err(|reason| Error::Failed(format!("the embedded page-type classifier: {reason}")))
+        .map_err(|reason| Error::Failed(format!("the embedded classifiers: {reason}")))
 }
 
 /// What cleaning one page takes: the cleaner, and for the page's DocView type the content
@@ -105,7 +105,7 @@ struct PagePath {
     /// What the learned cleaner favours.
     favor: Favor,
     /// `None`: the page type is the cleaner's, and no classification is made.
-    classifier: Option<Arc<(Arc<PageClassifier>, String)>>,
+    classifier: Option<Arc<Classifiers>>,
     analyzer: Analyzer,
     /// Where a page is cut.
     limits: PageLimits,
@@ -244,7 +244,8 @@ struct Extracted {
     title: String,
     page_type: &'static str,
     cleaner_page_type: &'static str,
-    classification: serde_json::Value,
+    genre: serde_json::Value,
+    subject: serde_json::Value,
     language: &'static str,
     charset: &'static str,
     truncated: Option<String>,
@@ -288,16 +289,21 @@ fn extract_one(
         // content classifier's class together (docview_collection::integrate); without the
         // classifier, the cleaner's type.
         // The topic page carries the page's metadata: read once, whichever path reads it.
-        let (classification, page_type, metadata) = match &path.classifier {
+        let (genre, subject, page_type, metadata) = match &path.classifier {
             Some(loaded) => {
                 let topic = TopicPage::of(&page);
-                let (model, name) = loaded.as_ref();
-                let classifier = ClassifierRef { model, name };
-                let (classification, page_type) =
-                    classifier.classify_alone(url, &topic, &path.analyzer);
-                (to_json(input, &classification)?, page_type, topic.metadata)
+                let c = loaded
+                    .classifier_ref()
+                    .classify_alone(url, &topic, &path.analyzer);
+                (
+                    to_json(input, &c.genre)?,
+                    to_json(input, &c.subject)?,
+                    c.page_type,
+                    topic.metadata,
+                )
             }
             None => (
+                serde_json::Value::Null,
                 serde_json::Value::Null,
                 page.cleaned.page_type,
                 page.metadata(),
@@ -309,7 +315,8 @@ fn extract_one(
             title: page.title_of(&metadata),
             page_type: page_type.as_str(),
             cleaner_page_type: page.cleaned.page_type.as_str(),
-            classification,
+            genre,
+            subject,
             language: page.language().code(),
             charset: page.charset,
             truncated: page.truncated.clone(),
@@ -368,7 +375,8 @@ pub struct Extraction {
     title: String,
     page_type: String,
     cleaner_page_type: String,
-    classification: Py<PyAny>,
+    genre: Py<PyAny>,
+    subject: Py<PyAny>,
     language: String,
     url: Option<String>,
     cleaner: String,
@@ -387,7 +395,8 @@ impl Extraction {
         cleaner: &str,
     ) -> PyResult<Extraction> {
         let metadata = pythonize::pythonize(py, &e.metadata)?.unbind();
-        let classification = pythonize::pythonize(py, &e.classification)?.unbind();
+        let genre = pythonize::pythonize(py, &e.genre)?.unbind();
+        let subject = pythonize::pythonize(py, &e.subject)?.unbind();
         let blocks = match &e.blocks {
             Some(b) => Some(pythonize::pythonize(py, b)?.unbind()),
             None => None,
@@ -399,7 +408,8 @@ impl Extraction {
             title: e.title,
             page_type: e.page_type.to_string(),
             cleaner_page_type: e.cleaner_page_type.to_string(),
-            classification,
+            genre,
+            subject,
             language: e.language.to_string(),
             url,
             cleaner: cleaner.to_string(),
@@ -458,12 +468,22 @@ impl Extraction {
         &self.cleaner_page_type
     }
 
-    /// The content classifier's class of the page, as the DocView record gives it: a dict of
-    /// scheme ("page_type"), class ("article", "listing", ...), score, prior and model; None
-    /// from an Extractor made with classify=False.
+    /// The page's genre, as the DocView record gives it: a dict of scheme ("page_type"), class
+    /// ("article", "listing", ...), score, prior and model; None from an Extractor made with
+    /// classify=False.
     #[getter]
-    fn classification(&self, py: Python<'_>) -> Py<PyAny> {
-        self.classification.clone_ref(py)
+    fn genre(&self, py: Python<'_>) -> Py<PyAny> {
+        self.genre.clone_ref(py)
+    }
+
+    /// The page's subject, as the DocView record gives it (its code is the record's
+    /// classification code): a dict of scheme ("iptc-mediatopic"), code ("medtop:15000000"),
+    /// label ("sport"), score, reason (why there is no subject: "below-threshold",
+    /// "no-known-term"; None when there is one) and model; None from an Extractor made with
+    /// classify=False.
+    #[getter]
+    fn subject(&self, py: Python<'_>) -> Py<PyAny> {
+        self.subject.clone_ref(py)
     }
 
     /// The language of the page as an ISO 639-1 code ("en", "zh"; "und" when unknown): its
@@ -530,7 +550,8 @@ impl Extraction {
         d.set_item("title", &self.title)?;
         d.set_item("page_type", &self.page_type)?;
         d.set_item("cleaner_page_type", &self.cleaner_page_type)?;
-        d.set_item("classification", self.classification.bind(py))?;
+        d.set_item("genre", self.genre.bind(py))?;
+        d.set_item("subject", self.subject.bind(py))?;
         d.set_item("language", &self.language)?;
         d.set_item("metadata", self.metadata.bind(py))?;
         d.set_item("blocks", self.blocks.as_ref().map(|b| b.bind(py)))?;
@@ -571,7 +592,8 @@ impl Extraction {
             title: text("title")?,
             page_type: text("page_type")?,
             cleaner_page_type: text("cleaner_page_type")?,
-            classification: item("classification")?.unbind(),
+            genre: item("genre")?.unbind(),
+            subject: item("subject")?.unbind(),
             language: text("language")?,
             url: optional("url")?,
             cleaner: text("cleaner")?,
@@ -677,8 +699,8 @@ pub fn extract(
 /// for the learned cleaner (default: the model inside the module); format the default format
 /// of extract(); favor what the learned cleaner favours ("precision", "balanced", "recall", as
 /// `--favor`);
-/// classify=False skips the page-type classifier (page_type is then the cleaner's own and
-/// classification None): the work of `docview extract`, for bulk cleaning; max_page_mb and
+/// classify=False skips the classifiers (page_type is then the cleaner's own, genre and
+/// subject None): the work of `docview extract`, for bulk cleaning; max_page_mb and
 /// max_page_tags the page limits, tables, links and images what the text and Markdown keep,
 /// and comments whether Extraction.comments is filled, as extract()'s.
 ///

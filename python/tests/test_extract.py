@@ -38,7 +38,9 @@ def test_an_article_gives_its_text_from_its_first_words_on(page_by_file):
     assert "best binoculars under 200 pounds" not in got.text
     assert got.page_type == "topic"
     assert got.cleaner_page_type == "topic"
-    assert got.classification["class"] == "article"
+    assert got.genre["class"] == "article"
+    assert got.subject["scheme"] == "iptc-mediatopic"
+    assert got.subject["model"].startswith("docview-subject-classifier v1 ")
     assert got.language == "en"
     assert got.format == "text"
     assert got.content == got.text
@@ -99,7 +101,7 @@ def test_a_listing_page_is_a_hub(page_by_file):
         # The DocView type: the classifier's class, borne out by the links of the topic
         # content, makes a hub of a listing whose teasers the cleaner kept as text.
         assert got.page_type == "hub", name
-        assert got.classification["class"] == "listing", name
+        assert got.genre["class"] == "listing", name
         assert got.cleaner_page_type == "topic", name
 
 
@@ -199,7 +201,7 @@ def test_to_dict_and_repr(page_by_file):
     assert d["title"] == got.title
     assert d["page_type"] == "topic"
     assert set(d) == {
-        "text", "content", "format", "title", "page_type", "cleaner_page_type", "classification",
+        "text", "content", "format", "title", "page_type", "cleaner_page_type", "genre", "subject",
         "language", "metadata", "blocks", "url", "cleaner", "charset", "truncated", "comments",
     }
     r = repr(got)
@@ -260,7 +262,7 @@ def test_an_extractor_without_the_classifier_gives_the_cleaners_type(page_by_fil
     got = extractor.extract(listing["bytes"], listing["url"])
     # A listing the cleaner kept as text: a hub only with the classifier (test above).
     assert got.page_type == got.cleaner_page_type == "topic"
-    assert got.classification is None
+    assert got.genre is None and got.subject is None
     article = page_by_file("lanting-news/library.html")
     alone = docview.extract(article["bytes"], article["url"])
     got = extractor.extract(article["bytes"], article["url"])

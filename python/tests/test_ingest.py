@@ -77,7 +77,9 @@ def test_the_records_types_are_extracts_page_types(ingested):
         page = extractor.extract((SAMPLES / p["file"]).read_bytes(), p["url"])
         # One page alone and in the collection: the same type, class and metadata.
         assert page.page_type == record["type"], p["file"]
-        assert page.classification == record["classification"], p["file"]
+        assert page.genre == record["genre"], p["file"]
+        assert page.subject == record["subject"], p["file"]
+        assert record["classification_code"] == (record["subject"]["code"] or ""), p["file"]
         assert page.metadata == record["metadata"], p["file"]
         if p["page_type"] == "article":
             assert record["type"] == "topic", p["file"]

@@ -4,17 +4,14 @@
 
 use std::io::{ErrorKind, Write};
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use docview::classifier::PageClassifier;
 use docview::clean::{Cleaner, cleaner_with_model, topic_content_page};
 use docview::extract::{PageLimits, extract_page_in_site};
 use docview::input::{CrawlFormat, InputEvent, Inputs, JsonlKeys, RawPage, read_page_bytes};
-use docview::integrate::ClassifierRef;
-use docview::pipeline::{ClassifierChoice, Interrupt};
+use docview::pipeline::{ClassifierChoice, Classifiers, Interrupt};
 use docview::records::{LineContent, PageLine};
 use docview::text::Analyzer;
 use rayon::prelude::*;
@@ -36,7 +33,7 @@ pub fn run(args: ExtractArgs) -> Result<()> {
             ("--url-field", args.url_field != "url"),
             ("--html-field", args.html_field != "html"),
             ("--classify", args.classify),
-            ("--classifier", args.classifier.is_some()),
+            ("--classifier", !args.classifier.is_empty()),
             ("--comments", args.comments),
         ];
         if let Some((flag, _)) = jsonl_only.iter().find(|(_, given)| *given) {
@@ -69,12 +66,13 @@ pub fn run(args: ExtractArgs) -> Result<()> {
     }
     let cleaner = cleaner_with_model(args.cleaner, args.model.as_deref(), args.favor)?;
     // The lines' classifier, loaded before any output is made.
-    let classifier = match (&args.classifier, args.classify) {
-        (Some(path), _) => ClassifierChoice::File(path.clone()),
+    let (genre, subjects) = crate::flags::classifier_files(&args.classifier)?;
+    let classifier = match (genre, args.classify || !args.classifier.is_empty()) {
+        (Some(path), _) => ClassifierChoice::File(path),
         (None, true) => ClassifierChoice::Embedded,
         (None, false) => ClassifierChoice::Off,
     }
-    .load()?;
+    .load_with(&subjects)?;
     let limits = args.limits.limits()?;
     // The inputs are checked before any output is made.
     let inputs = match args.format {
@@ -313,7 +311,7 @@ fn write_lines(
     args: &ExtractArgs,
     mut inputs: Inputs,
     cleaner: &dyn Cleaner,
-    classifier: Option<&(Arc<PageClassifier>, String)>,
+    classifier: Option<&Classifiers>,
     limits: &PageLimits,
     stop: &Interrupt,
     out: &mut dyn Write,
@@ -321,10 +319,7 @@ fn write_lines(
     let pool = docview::thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
     let analyzer = Analyzer::new();
-    let classifier = classifier.map(|(model, name)| ClassifierRef {
-        model: model.as_ref(),
-        name: name.as_str(),
-    });
+    let classifier = classifier.map(Classifiers::classifier_ref);
     let keep = args.keep();
     let content = if args.markdown {
         LineContent::Markdown

@@ -58,8 +58,8 @@ pub struct ClassifyOpts {
     #[arg(long, value_name = "FILE", requires = "scheme")]
     pub text: Vec<PathBuf>,
     /// With --scheme: the subjects of the sets' pages, JSON Lines of {"set": FOLDER NAME, "id":
-    /// FILE ID, "subject": CODE} (models/subjects/corpus-labels.jsonl for ../shared/corpus);
-    /// pages it does not name are left out.
+    /// FILE ID, "subject": CODE} (models/subjects/corpus-labels.jsonl names pages of the
+    /// development sets that docs/data.md lists); pages it does not name are left out.
     #[arg(long, value_name = "FILE", requires = "scheme")]
     pub subjects: Option<PathBuf>,
     /// With --scheme: the weight of a labelled text in training (a page's is 1).

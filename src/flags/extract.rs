@@ -109,17 +109,19 @@ pub struct ExtractArgs {
     /// With --format jsonl: the key of a JSON Lines input's page HTML.
     #[arg(long, value_name = "KEY", default_value = "html")]
     pub html_field: String,
-    /// With --format jsonl: classify each page as `docview ingest` does, with the classifier
-    /// inside the binary (wcxb-dev's page types) or --classifier's: each line gets its
-    /// `classification_code` (`page_type:article`) and `classification` (class, score,
-    /// model), and its `page_type` is the DocView type (the cleaner's type and the class
-    /// together) instead of the cleaner's. It costs about a sixth more time a page.
+    /// With --format jsonl: classify each page as `docview ingest` does, with the classifiers
+    /// inside the binary or --classifier's: each line gets its `classification_code` (its
+    /// subject, `medtop:15000000`), `subject` (code, label, score, or why none) and `genre`
+    /// (wcxb-dev's page types: class, score, model), and its `page_type` is the DocView type
+    /// (the cleaner's type and the genre together) instead of the cleaner's. It costs about a
+    /// fifth more time a page.
     #[arg(long)]
     pub classify: bool,
-    /// With --format jsonl: the classifier model of --classify (which it implies), from
-    /// `docview classify train`, trees or kNN.
+    /// With --format jsonl: a classifier model of --classify (which it implies), from
+    /// `docview classify train`, told by its file: a subject model (`--scheme`) or a genre
+    /// model (trees or kNN). Give it twice for one of each.
     #[arg(long, value_name = "MODEL")]
-    pub classifier: Option<PathBuf>,
+    pub classifier: Vec<PathBuf>,
     /// With --format jsonl: no progress lines on standard error.
     #[arg(long)]
     pub quiet: bool,

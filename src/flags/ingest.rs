@@ -56,12 +56,15 @@ pub struct IngestArgs {
     /// their fallback.
     #[arg(long)]
     pub pages_alone: bool,
-    /// The classifier model that fills each DocView's classification code, from `docview
-    /// classify train`, trees or kNN (default: the trees inside the binary, wcxb-dev's page
-    /// types: `page_type:article`, ...).
+    /// A classifier model from `docview classify train`, told by its file: a subject model
+    /// (`--scheme`), which fills each DocView's classification code (default: the one inside
+    /// the binary, the IPTC Media Topics' top level: `medtop:15000000`, ...), or a genre model
+    /// (trees or kNN), which fills its `genre` and decides its type (default: the trees inside
+    /// the binary, wcxb-dev's page types). Give it twice for one of each.
     #[arg(long, value_name = "MODEL", conflicts_with = "no_classifier")]
-    pub classifier: Option<PathBuf>,
-    /// Leave the classification codes empty (no classifier).
+    pub classifier: Vec<PathBuf>,
+    /// Leave the classification codes, subjects and genres empty (no classifier; the DocView
+    /// type is the cleaner's).
     #[arg(long)]
     pub no_classifier: bool,
     /// Worker threads that clean and integrate pages (0: one per core). Beside them the input

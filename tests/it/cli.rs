@@ -1958,7 +1958,7 @@ fn extract_streams_a_warc_a_folder_and_json_lines_to_one_line_per_page() {
 }
 
 /// Issue 43: with `--classify`, each line classifies its page as ingest's record of it does
-/// (the same code, classification and DocView type, whatever the collection); without it, a
+/// (the same subject and code, genre and DocView type, whatever the collection); without it, a
 /// line has the cleaner's type alone.
 #[test]
 fn extract_lines_classify_pages_as_ingest_records_do() {
@@ -1980,29 +1980,29 @@ fn extract_lines_classify_pages_as_ingest_records_do() {
     let mut hubs = 0;
     for r in &records {
         let line = lines.iter().find(|l| l["origin"] == r["origin"]).unwrap();
+        assert_eq!(line["genre"], r["genre"], "{}", r["origin"]);
+        assert_eq!(line["page_type"], r["type"], "{}", r["origin"]);
+        // The subject: the same code, its label and score beside it, from the same model.
         assert_eq!(
             line["classification_code"], r["classification_code"],
             "{}",
             r["origin"]
         );
+        let (ls, rs) = (&line["subject"], &r["subject"]);
+        assert_eq!((&ls["code"], &ls["model"]), (&rs["code"], &rs["model"]));
         assert_eq!(
-            line["classification"], r["classification"],
-            "{}",
-            r["origin"]
-        );
-        assert_eq!(line["page_type"], r["type"], "{}", r["origin"]);
-        assert!(
-            line["classification_code"]
-                .as_str()
-                .unwrap()
-                .starts_with("page_type:")
+            line["classification_code"].as_str(),
+            ls["code"].as_str().or(Some(""))
         );
         hubs += usize::from(r["type"] == "hub");
     }
     assert!(hubs > 0, "the samples' listings are hubs");
     let bare = json_lines(&extract(&[warc, "--format", "jsonl", "--quiet"]));
     assert!(bare.iter().all(|l| l.get("classification_code").is_none()));
-    assert!(bare.iter().all(|l| l.get("classification").is_none()));
+    assert!(
+        bare.iter()
+            .all(|l| l.get("genre").is_none() && l.get("subject").is_none())
+    );
     // The cleaner's type: the metadata and text are the same lines'.
     for (b, l) in bare.iter().zip(&lines) {
         assert_eq!((&b["text"], &b["metadata"]), (&l["text"], &l["metadata"]));

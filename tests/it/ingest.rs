@@ -1278,23 +1278,30 @@ fn wisdom_ingest_finds_article_and_toc_blocks() {
     }
 }
 
-/// The classification code: the default (embedded) classifier fills every record's code on the
-/// samples WARC, the Chinese samples too (wcxb-dev is English: they share no word with its
-/// pages, only their structural terms);
-/// `--classifier` takes a model trained by `docview classify train` (on the labelled samples:
-/// their page types), and `--no-classifier` leaves the codes empty.
+/// The classification code: by default the subject model inside the binary (the IPTC Media
+/// Topics' top level) gives every record its subject record, whose code is the record's
+/// classification code, and the genre trees its genre, on the samples WARC, the Chinese samples
+/// too (the sports reports of both languages are sport); `--classifier` takes models trained by
+/// `docview classify train`, each told by its file (a genre kNN of the labelled samples' page
+/// types, a subject model of labelled text), and `--no-classifier` leaves all of it empty.
 #[test]
-fn the_classifier_fills_every_classification_code() {
+fn the_classifiers_fill_every_subject_and_genre() {
+    use docview::pipeline::{ClassifierChoice, SubjectChoice};
     let dir = tempfile::tempdir().unwrap();
-    let run = |name: &str, choice: docview::pipeline::ClassifierChoice| {
+    let run = |name: &str, choice: ClassifierChoice, subjects: SubjectChoice| {
         let out = dir.path().join(name);
         let mut options = IngestOptions::new(vec![samples_warc()], out.clone());
         options.threads = 2;
         options.classifier = choice;
+        options.subjects = subjects;
         ingest_checked(&options);
         records(&out)
     };
-    let default = run("default", docview::pipeline::ClassifierChoice::Embedded);
+    let default = run(
+        "default",
+        ClassifierChoice::Embedded,
+        SubjectChoice::Embedded,
+    );
     assert_eq!(default.len(), 30);
     let classes = [
         "article",
@@ -1305,29 +1312,45 @@ fn the_classifier_fills_every_classification_code() {
         "product",
         "service",
     ];
+    let mut given = 0;
     for r in &default {
         let d = &r.docview;
-        let c = d.classification.as_ref().expect("a classification");
-        assert_eq!(d.classification_code, format!("page_type:{}", c.class));
+        let c = d.genre.as_ref().expect("a genre");
         assert!(classes.contains(&c.class.as_str()), "{c:?}");
         assert!(c.model.starts_with("docview-classifier-trees v1 "), "{c:?}");
         assert!(!c.prior, "{}: {c:?}", d.identifier);
         assert!(c.score > 0.0 && c.score <= 1.0, "{c:?}");
+        let s = d.subject.as_ref().expect("a subject record");
+        assert_eq!(s.scheme, "iptc-mediatopic");
+        assert!(
+            s.model.starts_with("docview-subject-classifier v1 "),
+            "{s:?}"
+        );
+        assert_eq!(d.classification_code, s.code.clone().unwrap_or_default());
+        assert_eq!(s.code.is_some(), s.reason.is_none(), "{s:?}");
+        assert_eq!(s.code.is_some(), s.label.is_some(), "{s:?}");
+        assert!((0.0..=1.0).contains(&s.score), "{s:?}");
+        given += usize::from(s.code.is_some());
     }
-    assert!(
-        default
+    assert!(given >= 10, "{given} of 30 records have a subject");
+    let code_of = |records: &[docview::records::RecordLine], tail: &str| {
+        records
             .iter()
-            .any(|r| r.docview.classification_code == "page_type:article")
-    );
+            .find(|r| r.docview.identifier.ends_with(tail))
+            .map(|r| r.docview.classification_code.clone())
+            .unwrap_or_else(|| panic!("no record of {tail}"))
+    };
+    assert_eq!(code_of(&default, "mariners.html"), "medtop:15000000");
+    assert_eq!(code_of(&default, "content_21630.htm"), "medtop:15000000");
 
-    let model = dir.path().join("samples-classifier.json");
+    let genre_model = dir.path().join("samples-classifier.json");
     let set = Path::new(SAMPLES).join("labelled");
     let out = docview(&[
         "classify",
         "train",
         set.to_str().unwrap(),
         "--out",
-        model.to_str().unwrap(),
+        genre_model.to_str().unwrap(),
         "--method",
         "knn",
         "--k",
@@ -1338,23 +1361,80 @@ fn the_classifier_fills_every_classification_code() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let own = run("own", docview::pipeline::ClassifierChoice::File(model));
-    for r in &own {
-        let c = r.docview.classification.as_ref().expect("a classification");
+    let subject_model = dir.path().join("subjects.json.gz");
+    let text = Path::new(ROOT).join("models/subjects/sib200.jsonl");
+    let out = docview(&[
+        "classify",
+        "train",
+        "--scheme",
+        "iptc",
+        "--text",
+        text.to_str().unwrap(),
+        "--out",
+        subject_model.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let own = run(
+        "own",
+        ClassifierChoice::File(genre_model.clone()),
+        SubjectChoice::File(subject_model.clone()),
+    );
+    for (r, d) in own.iter().zip(&default) {
+        let c = r.docview.genre.as_ref().expect("a genre");
         assert!(
             ["article", "gallery", "listing"].contains(&c.class.as_str()),
             "{c:?}"
         );
         assert!(c.model.starts_with("docview-classifier v1 "), "{c:?}");
-        assert_ne!(
-            Some(&c.model),
-            default[0].docview.classification.as_ref().map(|c| &c.model)
-        );
+        let s = r.docview.subject.as_ref().expect("a subject record");
+        assert_ne!(Some(&s.model), d.docview.subject.as_ref().map(|s| &s.model));
     }
+    // The command line tells the two models apart by their files, in either order.
+    let cli_out = dir.path().join("cli");
+    let out = docview(&[
+        "ingest",
+        samples_warc().to_str().unwrap(),
+        "--out",
+        cli_out.to_str().unwrap(),
+        "--classifier",
+        subject_model.to_str().unwrap(),
+        "--classifier",
+        genre_model.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cli = records(&cli_out);
+    for (a, b) in cli.iter().zip(&own) {
+        assert_eq!(a.docview.subject, b.docview.subject);
+        assert_eq!(a.docview.genre, b.docview.genre);
+    }
+    let twice = docview(&[
+        "ingest",
+        samples_warc().to_str().unwrap(),
+        "--out",
+        dir.path().join("twice").to_str().unwrap(),
+        "--classifier",
+        subject_model.to_str().unwrap(),
+        "--classifier",
+        subject_model.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&twice.stderr);
+    assert!(
+        !twice.status.success() && err.contains("both are subject models"),
+        "{err}"
+    );
 
-    let off = run("off", docview::pipeline::ClassifierChoice::Off);
+    let off = run("off", ClassifierChoice::Off, SubjectChoice::Embedded);
     assert!(off.iter().all(|r| r.docview.classification_code.is_empty()
-        && r.docview.classification.is_none()));
+        && r.docview.genre.is_none()
+        && r.docview.subject.is_none()));
 }
 
 #[test]
@@ -1703,10 +1783,7 @@ fn markdown_records_of_the_samples_read_as_the_articles() {
             .topic_markdown
             .as_deref()
             .unwrap_or_else(|| panic!("{} has no topic_markdown", d.identifier));
-        let is_article = d
-            .classification
-            .as_ref()
-            .is_some_and(|c| c.class == "article");
+        let is_article = d.genre.as_ref().is_some_and(|c| c.class == "article");
         if !is_article || d.topic_content_empty {
             continue;
         }

@@ -19,7 +19,7 @@ use crate::{Classification, Classifier, Error, PageView, Result, TreeClassifier}
 static EMBEDDED: &[u8] = include_bytes!("../../../models/page-type-classifier.json.gz");
 
 /// The MD5 (hex) of bytes: what names a model in the records and in a resumed run's settings.
-fn md5_hex(bytes: &[u8]) -> String {
+pub(crate) fn md5_hex(bytes: &[u8]) -> String {
     use md5::{Digest, Md5};
     Md5::digest(bytes)
         .iter()

@@ -225,6 +225,9 @@ pub struct SubjectClassifier {
     body: Body,
 }
 
+/// The subject model inside the binary (see [`SubjectClassifier::embedded`]).
+static EMBEDDED: &[u8] = include_bytes!("../../../models/subject-classifier.json.gz");
+
 /// The default threshold of a subject's score.
 pub const DEFAULT_SUBJECT_THRESHOLD: f32 = 0.4;
 
@@ -569,27 +572,96 @@ impl SubjectClassifier {
         Ok(model)
     }
 
-    /// Reads a model file (JSON, or gzipped JSON when its name ends in `.gz`).
-    pub fn load(path: &std::path::Path) -> Result<SubjectClassifier> {
-        let io = |source| Error::Io {
-            path: path.display().to_string(),
-            source,
-        };
-        let bytes = std::fs::read(path).map_err(io)?;
-        let json = if path.extension().is_some_and(|e| e == "gz") {
+    /// The subject model inside the binary (decoded once): the IPTC Media Topics' top level,
+    /// learnt on topic content from SIB-200's sentences and the labelled corpus pages that
+    /// declare their subject, built by
+    /// `docview classify train --scheme iptc --text models/subjects/sib200.jsonl --subjects
+    /// models/subjects/corpus-labels.jsonl <the eight development sets> --out
+    /// models/subject-classifier.json.gz` (docs/figures/subjects.md).
+    pub fn embedded() -> Result<std::sync::Arc<SubjectClassifier>> {
+        type Loaded = std::result::Result<std::sync::Arc<SubjectClassifier>, String>;
+        static MODEL: std::sync::OnceLock<Loaded> = std::sync::OnceLock::new();
+        MODEL
+            .get_or_init(|| {
+                SubjectClassifier::from_bytes(EMBEDDED, "embedded")
+                    .map(std::sync::Arc::new)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+            .map_err(|reason| Error::Model {
+                source_name: "embedded subject model".to_string(),
+                reason,
+            })
+    }
+
+    /// The digest of a subject model file's bytes, or of the model inside the binary
+    /// (`None`): what names it in the records and in a resumed run's settings.
+    pub fn digest(path: Option<&std::path::Path>) -> Result<String> {
+        match path {
+            Some(p) => std::fs::read(p)
+                .map(|bytes| crate::model::md5_hex(&bytes))
+                .map_err(|source| Error::Io {
+                    path: p.display().to_string(),
+                    source,
+                }),
+            None => Ok(crate::model::md5_hex(EMBEDDED)),
+        }
+    }
+
+    /// Reads a model from a file's bytes: JSON, or gzipped JSON (told by its first bytes).
+    fn from_bytes(bytes: &[u8], source_name: &str) -> Result<SubjectClassifier> {
+        let json = if bytes.starts_with(&[0x1f, 0x8b]) {
             use std::io::Read;
             let mut s = String::new();
-            flate2::read::GzDecoder::new(&bytes[..])
+            flate2::read::GzDecoder::new(bytes)
                 .read_to_string(&mut s)
-                .map_err(io)?;
+                .map_err(|e| Error::Model {
+                    source_name: source_name.to_string(),
+                    reason: format!("not a gzipped model: {e}"),
+                })?;
             s
         } else {
-            String::from_utf8(bytes).map_err(|e| Error::Model {
-                source_name: path.display().to_string(),
+            String::from_utf8(bytes.to_vec()).map_err(|e| Error::Model {
+                source_name: source_name.to_string(),
                 reason: format!("not UTF-8: {e}"),
             })?
         };
-        SubjectClassifier::from_json(&json, &path.display().to_string())
+        SubjectClassifier::from_json(&json, source_name)
+    }
+
+    /// Reads a model file (JSON, or gzipped JSON).
+    pub fn load(path: &std::path::Path) -> Result<SubjectClassifier> {
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        SubjectClassifier::from_bytes(&bytes, &path.display().to_string())
+    }
+
+    /// Whether the model file at `path` is a subject model (by its format name), so that one
+    /// flag can take a model of either kind.
+    pub fn is_subject_model(path: &std::path::Path) -> Result<bool> {
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        let head = if bytes.starts_with(&[0x1f, 0x8b]) {
+            use std::io::Read;
+            let mut head = vec![0u8; 256];
+            let mut z = flate2::read::GzDecoder::new(&bytes[..]);
+            let mut n = 0;
+            while n < head.len() {
+                match z.read(&mut head[n..]) {
+                    Ok(0) | Err(_) => break,
+                    Ok(k) => n += k,
+                }
+            }
+            head.truncate(n);
+            head
+        } else {
+            bytes.iter().take(256).copied().collect()
+        };
+        Ok(String::from_utf8_lossy(&head).contains(&format!("\"format\":\"{SUBJECT_FORMAT}\"")))
     }
 }
 

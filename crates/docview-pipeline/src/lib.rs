@@ -64,7 +64,7 @@ pub use folder::{OUTPUT_LAYOUT, STATS_FILE, SUMMARY_FILE};
 pub use ingest::ingest;
 pub use interrupt::Interrupt;
 pub use progress::{Phase, Progress, Silent};
-pub use settings::{ClassifierChoice, IngestOptions, RunSettings};
+pub use settings::{ClassifierChoice, Classifiers, IngestOptions, RunSettings, SubjectChoice};
 pub use sites::{SiteModelFigures, SiteModels};
 pub use spill::SPILL_FILE;
 pub use state::{Counters, FirstPassCheckpoint, RunState, STATE_FILE, STATE_VERSION, Status};

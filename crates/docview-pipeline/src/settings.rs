@@ -5,6 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
+use docview_classify::SubjectClassifier;
 use serde::{Deserialize, Serialize};
 
 use crate::clean::{CleanerKind, Favor, FrameworkParams};
@@ -28,8 +31,83 @@ pub enum ClassifierChoice {
     Off,
 }
 
+/// Which subject model fills the DocViews' classification codes (their subjects).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub enum SubjectChoice {
+    /// The model inside the binary: the IPTC Media Topics' top level.
+    #[default]
+    Embedded,
+    /// A subject model file from `docview classify train --scheme`.
+    File(PathBuf),
+}
+
+impl SubjectChoice {
+    /// The model and the name its records give it.
+    fn load(&self) -> Result<(Arc<SubjectClassifier>, String)> {
+        let (model, path) = match self {
+            SubjectChoice::Embedded => (SubjectClassifier::embedded()?, None),
+            SubjectChoice::File(p) => (Arc::new(SubjectClassifier::load(p)?), Some(p.as_path())),
+        };
+        if model.source != docview_classify::Source::Topic {
+            return Err(docview_classify::Error::Model {
+                source_name: path.map_or("embedded".into(), |p| p.display().to_string()),
+                reason: "a model of raw pages cannot classify records, which keep only their \
+                         topic content: train it without --raw"
+                    .to_string(),
+            }
+            .into());
+        }
+        let digest = SubjectClassifier::digest(path)?;
+        let name = crate::integrate::subject_model_name(&model, &digest);
+        Ok((model, name))
+    }
+
+    /// The digest of the model's bytes, for a resumed run's settings.
+    fn digest(&self) -> Result<String> {
+        Ok(match self {
+            SubjectChoice::Embedded => SubjectClassifier::digest(None)?,
+            SubjectChoice::File(p) => SubjectClassifier::digest(Some(p))?,
+        })
+    }
+}
+
+/// The classifiers of a run, loaded: the genre model and the subject model, each with the
+/// name its records give it.
+#[derive(Debug, Clone)]
+pub struct Classifiers {
+    genre: (Arc<docview_classify::PageClassifier>, String),
+    subjects: (Arc<SubjectClassifier>, String),
+}
+
+impl Classifiers {
+    /// The classifiers as integration uses them.
+    pub fn classifier_ref(&self) -> crate::integrate::ClassifierRef<'_> {
+        crate::integrate::ClassifierRef {
+            model: &self.genre.0,
+            name: &self.genre.1,
+            subjects: Some(crate::integrate::SubjectRef {
+                model: &self.subjects.0,
+                name: &self.subjects.1,
+            }),
+        }
+    }
+}
+
 impl ClassifierChoice {
-    /// The classifier and the name its records give it; `None` for [`ClassifierChoice::Off`].
+    /// The classifiers with `subjects`' model, `None` for [`ClassifierChoice::Off`] (which
+    /// turns the subjects off too).
+    pub fn load_with(&self, subjects: &SubjectChoice) -> Result<Option<Classifiers>> {
+        let Some(genre) = self.load()? else {
+            return Ok(None);
+        };
+        Ok(Some(Classifiers {
+            genre,
+            subjects: subjects.load()?,
+        }))
+    }
+
+    /// The genre classifier and the name its records give it; `None` for
+    /// [`ClassifierChoice::Off`].
     pub fn load(
         &self,
     ) -> Result<Option<(std::sync::Arc<docview_classify::PageClassifier>, String)>> {
@@ -70,8 +148,11 @@ pub struct IngestOptions {
     /// What the learned cleaner favours (`--favor`).
     #[serde(default)]
     pub favor: Favor,
-    /// The classifier that fills each DocView's classification code.
+    /// The genre classifier, which decides each DocView's type; off, no classifier runs.
     pub classifier: ClassifierChoice,
+    /// The subject model, which fills each DocView's classification code.
+    #[serde(default)]
+    pub subjects: SubjectChoice,
     /// Clean every page alone: no site models, even for a site-aware cleaner.
     pub pages_alone: bool,
     /// Worker threads (0: one per core).
@@ -127,6 +208,7 @@ impl IngestOptions {
             model: None,
             favor: Favor::default(),
             classifier: ClassifierChoice::default(),
+            subjects: SubjectChoice::default(),
             pages_alone: false,
             threads: 0,
             integrate: IntegrateParams::default(),
@@ -218,6 +300,10 @@ impl IngestOptions {
         };
         Ok(RunSettings {
             classifier_digest: self.classifier.digest()?,
+            subject_digest: match self.classifier {
+                ClassifierChoice::Off => None,
+                _ => Some(self.subjects.digest()?),
+            },
             cleaner: self.cleaner,
             detection: self.detection,
             docview_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -293,6 +379,9 @@ pub struct RunSettings {
     pub stats_file: Option<String>,
     /// How the aggressive stop words are chosen.
     pub stopwords: StopwordParams,
+    /// The digest of the subject model's bytes (none with the classifier off).
+    #[serde(default)]
+    pub subject_digest: Option<String>,
     /// The site templates' parameters.
     pub templates: TemplateParams,
 }
@@ -338,6 +427,7 @@ impl RunSettings {
             pages_alone,
             stats_file,
             stopwords,
+            subject_digest,
             templates,
         );
         out

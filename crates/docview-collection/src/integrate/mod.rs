@@ -29,7 +29,7 @@ use crate::stats::CollectionStats;
 use crate::text::{Analyzer, Language};
 use crate::text::{count_term, date_words, is_duration};
 use crate::topic::TopicPage;
-use docview_classify::PageShape;
+use docview_classify::{NoSubject, PageShape, SubjectClassifier, SubjectOf};
 
 pub use abstracts::{allot_sentences, extract_abstract};
 pub use address::{declared_address, web_address};
@@ -73,12 +73,20 @@ pub struct DocView {
     /// ([`HubEvidence::docview_type`]).
     #[serde(rename = "type")]
     pub page_type: PageType,
-    /// The content classification code (§2): `scheme:class` from the classifier (by default
-    /// wcxb-dev's page types, `page_type:article`); empty without a classifier.
+    /// The content classification code (§2): the page's subject, a code of the subject
+    /// model's formal scheme (by default the IPTC Media Topics' top level,
+    /// `medtop:15000000`); empty when the page has none (`subject` says why) or without a
+    /// classifier.
     pub classification_code: String,
-    /// The classification behind the code: scheme, class, score, whether it is by prior, and
+    /// The subject behind the code: scheme, code, label and score, or why there is none, and
     /// the model; `None` without a classifier.
-    pub classification: Option<Classification>,
+    #[serde(default)]
+    pub subject: Option<SubjectRecord>,
+    /// The page's genre (wcxb-dev's page types by default: article, listing, product ...) from
+    /// the genre classifier: scheme, class, score, whether it is by prior, and the model; it
+    /// also decides the DocView type. `None` without a classifier.
+    #[serde(alias = "classification")]
+    pub genre: Option<Classification>,
     /// The `<title>`, or the one or two heaviest keywords when the title means nothing.
     pub title: String,
     /// The λ heaviest features of the topic content, as words of the page.
@@ -118,7 +126,72 @@ pub struct DocView {
     pub topic_markdown: Option<String>,
 }
 
-/// What a classifier said of a page: the DocView's classification code spelt out.
+/// A page's subject as its record carries it: a code of the subject model's scheme with its
+/// label and score, or none and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SubjectRecord {
+    /// The scheme's name (`iptc-mediatopic`).
+    pub scheme: String,
+    /// The subject's code, the record's classification code; `None` when it has none.
+    pub code: Option<String>,
+    /// The subject's label; `None` when it has none.
+    pub label: Option<String>,
+    /// The best subject's score, 0 to 1 (the model's probability or share of votes; 0 when no
+    /// term of the page is one the model knows).
+    pub score: f32,
+    /// Why the page has no subject (`below-threshold`, `no-known-term`); `None` when it has one.
+    pub reason: Option<NoSubject>,
+    /// The model: format, version and the MD5 of its file.
+    pub model: String,
+}
+
+/// A subject model as integration uses it: the model and the name its records give it.
+#[derive(Debug, Clone, Copy)]
+pub struct SubjectRef<'a> {
+    /// The model.
+    pub model: &'a SubjectClassifier,
+    /// `docview-subject-classifier v1 <md5>`.
+    pub name: &'a str,
+}
+
+impl SubjectRef<'_> {
+    /// The subject of a page whose topic content's Formula 2 vector is `features`.
+    pub fn subject_of(&self, features: &FeatureVector) -> SubjectRecord {
+        let (code, label, score, reason) = match self.model.classify(features) {
+            SubjectOf::Subject(s) => (Some(s.code), Some(s.label), s.score, None),
+            SubjectOf::None { reason, best } => {
+                (None, None, best.map_or(0.0, |b| b.score), Some(reason))
+            }
+        };
+        SubjectRecord {
+            scheme: self.model.scheme.name.clone(),
+            code,
+            label,
+            score,
+            reason,
+            model: self.name.to_string(),
+        }
+    }
+}
+
+/// The name records give a subject model whose file (or embedded bytes) has MD5 `digest`.
+pub fn subject_model_name(model: &SubjectClassifier, digest: &str) -> String {
+    format!("{} {digest}", model.format_version())
+}
+
+/// What the classifiers say of a page: its genre, the DocView type it gives, and its subject
+/// when there is a subject model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Classified {
+    /// The genre.
+    pub genre: Classification,
+    /// The DocView type from the cleaner's type and the genre.
+    pub page_type: PageType,
+    /// The subject, with a subject model.
+    pub subject: Option<SubjectRecord>,
+}
+
+/// What the genre classifier said of a page.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Classification {
     /// What the classes are (the ground-truth field the model was trained on).
@@ -137,19 +210,22 @@ pub struct Classification {
 }
 
 impl Classification {
-    /// The DocView's classification code: `scheme:class`.
+    /// `scheme:class` (`page_type:article`).
     pub fn code(&self) -> String {
         format!("{}:{}", self.scheme, self.class)
     }
 }
 
-/// A classifier as integration uses it: the model and the name its records give it.
+/// The classifiers as integration uses them: the genre model and the name its records give
+/// it, and the subject model if any.
 #[derive(Debug, Clone, Copy)]
 pub struct ClassifierRef<'a> {
-    /// The model.
+    /// The genre model.
     pub model: &'a docview_classify::PageClassifier,
     /// `docview-classifier-trees v1 <md5>`.
     pub name: &'a str,
+    /// The subject model, which fills the classification code.
+    pub subjects: Option<SubjectRef<'a>>,
 }
 
 impl ClassifierRef<'_> {
@@ -164,7 +240,7 @@ impl ClassifierRef<'_> {
         features: &FeatureVector,
         page: &TopicPage,
         evidence: &HubEvidence,
-    ) -> (Classification, PageType) {
+    ) -> Classified {
         let address = web_address(url, page);
         let shape = page_shape(address.as_deref(), page);
         let c = self.model.classify(
@@ -176,30 +252,37 @@ impl ClassifierRef<'_> {
             },
         );
         let page_type = evidence.docview_type(ListClass::of(&c, self.model.classes()));
-        let classification = Classification {
+        let genre = Classification {
             scheme: self.model.scheme().to_string(),
             class: c.class,
             score: c.score,
             prior: c.prior,
             model: self.name.to_string(),
         };
-        (classification, page_type)
+        Classified {
+            genre,
+            page_type,
+            subject: self.subjects.map(|s| s.subject_of(features)),
+        }
     }
 
     /// The classification of a page cleaned alone, outside a collection (`extract`'s lines,
-    /// the Python module's `extract`), found at `url` (`None`: no address), and its DocView
-    /// type, as [`ClassifierRef::classify_page`] gives them in an ingest. The trees (the
-    /// embedded model) read the page's signals, shape and title, not its Formula 2 vector,
-    /// which costs a fifth of the page's time: it is computed for a kNN model only.
+    /// the Python module's `extract`), found at `url` (`None`: no address), as
+    /// [`ClassifierRef::classify_page`] gives it in an ingest. The genre trees (the embedded
+    /// model) read the page's signals, shape and title, not its Formula 2 vector, which costs
+    /// a fifth of the page's time: it is computed for a kNN or a subject model only.
     pub fn classify_alone(
         &self,
         url: Option<&str>,
         page: &TopicPage,
         analyzer: &Analyzer,
-    ) -> (Classification, PageType) {
-        let features = match self.model {
-            docview_classify::PageClassifier::Neighbours(_) => page.topic_features(analyzer),
-            docview_classify::PageClassifier::Trees(_) => FeatureVector::default(),
+    ) -> Classified {
+        let needs_vector = self.subjects.is_some()
+            || matches!(self.model, docview_classify::PageClassifier::Neighbours(_));
+        let features = if needs_vector {
+            page.topic_features(analyzer)
+        } else {
+            FeatureVector::default()
         };
         let url = PageUrl::parse(url.unwrap_or(""));
         self.classify_page(&url, &features, page, &HubEvidence::of(page))
@@ -276,12 +359,12 @@ pub fn integrate(url: &PageUrl<'_>, page: &TopicPage, cx: Context<'_>) -> Integr
     let features = page.topic_features(cx.analyzer);
     // Its counts of links and terms, read once: the type and the empty flag both use them.
     let evidence = HubEvidence::of(page);
-    let (classification, page_type) = match cx.classifier {
+    let (genre, subject, page_type) = match cx.classifier {
         Some(c) => {
-            let (class, page_type) = c.classify_page(url, &features, page, &evidence);
-            (Some(class), page_type)
+            let c = c.classify_page(url, &features, page, &evidence);
+            (Some(c.genre), c.subject, c.page_type)
         }
-        None => (None, evidence.docview_type(None)),
+        None => (None, None, evidence.docview_type(None)),
     };
     let vector = features.scaled_by(|t| cx.stats.idf(t));
     let topic = &page.topic_text;
@@ -323,11 +406,12 @@ pub fn integrate(url: &PageUrl<'_>, page: &TopicPage, cx: Context<'_>) -> Integr
         docview: DocView {
             identifier: url.as_str().to_string(),
             page_type,
-            classification_code: classification
+            classification_code: subject
                 .as_ref()
-                .map(Classification::code)
+                .and_then(|s| s.code.clone())
                 .unwrap_or_default(),
-            classification,
+            subject,
+            genre,
             title,
             keywords,
             abstract_text,

@@ -39,12 +39,18 @@ fn article(title: &str) -> String {
     ARTICLE.replace("TITLE", title)
 }
 
-/// The default classifier fills the classification code of an article: its class by the
-/// trees trained on wcxb-dev's page types, and the model's name.
+/// The default classifiers fill an article's genre (its class by the trees trained on
+/// wcxb-dev's page types) and its subject, whose code is the classification code, each with
+/// the model's name.
 #[test]
-fn the_embedded_classifier_fills_the_classification_code() {
+fn the_embedded_classifiers_fill_the_genre_and_the_classification_code() {
     let model = docview_classify::PageClassifier::embedded().unwrap();
     let name = classifier_name(&model, &docview_classify::model_digest(None).unwrap());
+    let subjects = docview_classify::SubjectClassifier::embedded().unwrap();
+    let subject_name = subject_model_name(
+        &subjects,
+        &docview_classify::SubjectClassifier::digest(None).unwrap(),
+    );
     let p = page(&article("Valley floods: the rivers rise"));
     let analyzer = Analyzer::new();
     let stats = CollectionStats::default();
@@ -55,13 +61,32 @@ fn the_embedded_classifier_fills_the_classification_code() {
         classifier: Some(ClassifierRef {
             model: &model,
             name: &name,
+            subjects: Some(SubjectRef {
+                model: &subjects,
+                name: &subject_name,
+            }),
         }),
     };
     // A news story's address, as crawled (the trees read the URL as well as the page).
     let url = "http://rivers.example/news/2026/03/12/valley-floods-the-rivers-rise";
     let d = integrate(&PageUrl::parse(url), &p, cx).docview;
-    assert_eq!(d.classification_code, "page_type:article");
-    let c = d.classification.expect("a classification");
+    let s = d.subject.expect("a subject record");
+    assert_eq!(s.scheme, "iptc-mediatopic");
+    assert!(
+        s.model.starts_with("docview-subject-classifier v1 "),
+        "{}",
+        s.model
+    );
+    assert_eq!(d.classification_code, s.code.clone().unwrap_or_default());
+    match (&s.code, &s.label, s.reason) {
+        (Some(code), Some(label), None) => {
+            assert_eq!(&subjects.scheme.subject(code).unwrap().label, label);
+            assert!(s.score >= subjects.threshold, "{s:?}");
+        }
+        (None, None, Some(NoSubject::BelowThreshold)) => assert!(s.score < subjects.threshold),
+        _ => panic!("{s:?}"),
+    }
+    let c = d.genre.expect("a genre");
     assert_eq!(
         (c.scheme.as_str(), c.class.as_str()),
         ("page_type", "article")
@@ -80,9 +105,12 @@ fn the_embedded_classifier_fills_the_classification_code() {
         cx,
     )
     .docview;
-    let c = d.classification.expect("a classification");
+    let c = d.genre.expect("a genre");
     assert!(!c.prior, "{c:?}");
-    assert_eq!(d.classification_code, format!("page_type:{}", c.class));
+    // ... and has no subject: no term of it is one the subject model knows.
+    let s = d.subject.expect("a subject record");
+    assert_eq!((s.code, s.reason), (None, Some(NoSubject::NoKnownTerm)));
+    assert_eq!(d.classification_code, "");
 }
 
 #[test]
@@ -96,7 +124,7 @@ fn identifier_type_code_and_meaningful_title() {
     assert_eq!(d.identifier, "http://rivers.example/news/rise.html");
     assert_eq!(d.page_type, PageType::Topic);
     assert_eq!(d.classification_code, "", "no classifier in this context");
-    assert_eq!(d.classification, None);
+    assert_eq!((d.genre, d.subject), (None, None));
     assert_eq!(d.title, "Valley floods: the rivers rise");
     assert!(!d.title_from_keywords);
     assert_eq!(d.language, "en");

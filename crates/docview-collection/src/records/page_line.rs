@@ -1,6 +1,6 @@
 //! One compact line per page (`docview extract --format jsonl`): what a batch extractor's user
 //! reads of a page (where it came from, its title, its topic content as text or Markdown, its
-//! DocView type and classification, language and metadata), without the block report of
+//! DocView type, subject and genre, language and metadata), without the block report of
 //! `--format json`, followed by the other fields of the JSON line the page came from (a user's
 //! `id`). A page of its own, without a collection: no keywords, abstract or replicas.
 
@@ -10,7 +10,7 @@ use docview_input::{JsonFields, RawPage};
 use serde::Serialize;
 
 use crate::extract::{Extraction, Keep, Metadata};
-use crate::integrate::{Classification, ClassifierRef};
+use crate::integrate::{Classification, ClassifierRef, SubjectRecord};
 use crate::page::PageType;
 use crate::text::{Analyzer, Language};
 use crate::topic::TopicPage;
@@ -50,12 +50,16 @@ pub struct PageLine<'a> {
     /// The page's DocView type (topic, hub or image): the cleaner's type and the classifier's
     /// class together, as ingest's records have it; the cleaner's alone without a classifier.
     pub page_type: PageType,
-    /// The classification code, `scheme:class`, with a classifier.
+    /// The classification code, the page's subject (`medtop:15000000`), with a classifier
+    /// (empty when the page has none: `subject` says why).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub classification_code: Option<String>,
-    /// The classification behind the code, with a classifier.
+    /// The subject behind the code, with a classifier.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub classification: Option<Classification>,
+    pub subject: Option<SubjectRecord>,
+    /// The page's genre (`article`, `listing` ...), with a classifier.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub genre: Option<Classification>,
     /// The page's language.
     pub language: Language,
     /// What the page says about itself (title, author, dates, site name, description, image,
@@ -72,7 +76,7 @@ pub struct PageLine<'a> {
 }
 
 /// The keys docview writes in a line; a passed-through field of the same name is left out.
-pub const LINE_KEYS: [&str; 13] = [
+pub const LINE_KEYS: [&str; 14] = [
     "url",
     "origin",
     "warc_record_id",
@@ -82,7 +86,8 @@ pub const LINE_KEYS: [&str; 13] = [
     "markdown",
     "page_type",
     "classification_code",
-    "classification",
+    "subject",
+    "genre",
     "language",
     "metadata",
     "comments",
@@ -105,13 +110,13 @@ impl<'a> PageLine<'a> {
         let warc = raw.warc.as_deref();
         let address = Some(raw.url.as_str()).filter(|u| !u.is_empty()).or(url);
         // The topic page carries the page's metadata: read once, whichever way it goes.
-        let (metadata, page_type, classification) = match classifier {
+        let (metadata, page_type, genre, subject) = match classifier {
             Some((classifier, analyzer)) => {
                 let topic = TopicPage::of(page);
-                let (class, page_type) = classifier.classify_alone(address, &topic, analyzer);
-                (topic.metadata, page_type, Some(class))
+                let c = classifier.classify_alone(address, &topic, analyzer);
+                (topic.metadata, c.page_type, Some(c.genre), c.subject)
             }
-            None => (page.metadata(), page.cleaned.page_type, None),
+            None => (page.metadata(), page.cleaned.page_type, None, None),
         };
         PageLine {
             url: address.map(|u| {
@@ -126,8 +131,14 @@ impl<'a> PageLine<'a> {
             text: (content == LineContent::Text).then(|| page.text_keeping(keep)),
             markdown: (content == LineContent::Markdown).then(|| page.markdown_keeping(keep)),
             page_type,
-            classification_code: classification.as_ref().map(Classification::code),
-            classification,
+            classification_code: genre.as_ref().map(|_| {
+                subject
+                    .as_ref()
+                    .and_then(|s| s.code.clone())
+                    .unwrap_or_default()
+            }),
+            subject,
+            genre,
             language: page.language(),
             metadata,
             comments: keep

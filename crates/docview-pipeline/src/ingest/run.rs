@@ -3,7 +3,6 @@
 //! given), the second pass and the end of the run (replica URLs, Parquet, summary).
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 use super::first_pass::{Checkpoints, build_stats};
@@ -19,7 +18,7 @@ use crate::input::Inputs;
 use crate::lock::FolderLock;
 use crate::progress::{Phase, Progress};
 use crate::records::{fill_replica_urls, write_docviews_parquet};
-use crate::settings::{IngestOptions, RunSettings};
+use crate::settings::{Classifiers, IngestOptions, RunSettings};
 use crate::sites::{SITE_SAMPLE_BUDGET, SITE_SAMPLE_PAGES, SiteModels, learn_site_models};
 use crate::spill::SPILL_FILE;
 use crate::state::{RunState, STATE_FILE, Status};
@@ -27,7 +26,6 @@ use crate::stats::CollectionStats;
 use crate::steps::Cleaning;
 use crate::summary::{SiteTemplateFigures, Summary};
 use crate::{Error, Result};
-use docview_classify::PageClassifier;
 
 /// Runs an ingest (or continues one with `options.resume`).
 pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summary> {
@@ -37,7 +35,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
     let state_path = out.join(STATE_FILE);
     let cleaner = cleaner_with_model(options.cleaner, options.model.as_deref(), options.favor)?;
     // Loaded before anything is read: a bad model file is told at once.
-    let classifier = options.classifier.load()?;
+    let classifier = options.classifier.load_with(&options.subjects)?;
     let pool = crate::thread_pool(options.threads)?;
     let from_stdin = options.inputs.iter().any(|i| i.as_os_str() == "-");
     let site_aware = cleaner.site_learner().is_some() && !options.pages_alone;
@@ -79,7 +77,7 @@ pub fn ingest(options: &IngestOptions, progress: &dyn Progress) -> Result<Summar
 struct Checked {
     started: Instant,
     cleaner: Box<dyn Cleaner>,
-    classifier: Option<(Arc<PageClassifier>, String)>,
+    classifier: Option<Classifiers>,
     pool: rayon::ThreadPool,
     from_stdin: bool,
     site_aware: bool,
@@ -257,9 +255,7 @@ fn run_locked(
             Cleaning {
                 cleaner: cleaner.as_ref(),
                 sites: &sites,
-                classifier: classifier
-                    .as_ref()
-                    .map(|(model, name)| crate::integrate::ClassifierRef { model, name }),
+                classifier: classifier.as_ref().map(Classifiers::classifier_ref),
                 markdown: options.markdown,
             },
             &stats,

@@ -15,6 +15,7 @@ use crate::folder::STATS_FILE;
 use crate::records::table::TableWriter;
 use crate::records::{RecordLine, SkippedLine};
 use crate::replica::{Detection, MinHashParams, MinHasher};
+use crate::settings::Classifiers;
 use crate::spill::read_spill;
 use crate::stats::CollectionStats;
 use crate::steps::{Processed, Unreadable, Worker};
@@ -126,16 +127,14 @@ pub(super) fn pages_task(work: &Path, plan: &Plan, shard: usize) -> Result<()> {
     let first_seq = load_unit_seqs(work)?;
     let counts = ShardCounts::load(&dir)?;
     let (cleaner, _) = plan.cleaner()?;
-    let classifier = options.classifier.load()?;
+    let classifier = options.classifier.load_with(&options.subjects)?;
     let minhasher = match options.detection {
         Detection::MinHash => Some(MinHasher::new(options.minhash)?),
         Detection::Exact | Detection::Keyword => None,
     };
     let sites = load_sites(work)?;
     let worker = Worker {
-        classifier: classifier
-            .as_ref()
-            .map(|(model, name)| crate::integrate::ClassifierRef { model, name }),
+        classifier: classifier.as_ref().map(Classifiers::classifier_ref),
         cleaner: cleaner.as_ref(),
         sites: &sites,
         analyzer: Analyzer::new().with_aggressive_stopwords(stats.aggressive_stopwords.clone()),

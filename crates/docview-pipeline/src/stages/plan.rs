@@ -73,7 +73,7 @@ impl Plan {
             ));
         }
         cleaner_with_model(options.cleaner, options.model.as_deref(), options.favor)?;
-        options.classifier.load()?;
+        options.classifier.load_with(&options.subjects)?;
         EarlierRuns::check(&options)?;
         let units = Inputs::plan(&options.inputs)?;
         Ok(Plan {
