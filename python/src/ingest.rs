@@ -64,7 +64,8 @@ fn input_paths(inputs: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 ///
 /// Options, each the flag of the same name (None: the flag's default): threads (0: one per
 /// core; at most 256, more is an ArgumentError), cleaner (docview.CLEANERS), favor ("precision", "balanced" or "recall"), model (a block model file), pages_alone, classifier (a
-/// classifier model file), no_classifier, keywords (λ, 15), sentences (δ, 15), theta (θ, 15),
+/// classifier model file from `docview classify train`: a subject model or a genre model, told
+/// by its file), no_classifier, keywords (λ, 15), sentences (δ, 15), theta (θ, 15),
 /// beta (β, 0.1), replicas ("exact", "keyword" or "minhash"), minhash_threshold (0.5),
 /// percentage, interval, stats (a stats.json to use instead of a first pass), earlier (the
 /// out folders of earlier runs of an incremental crawl), stopword_df (0.3), commit_every
@@ -178,17 +179,14 @@ pub fn ingest<'py>(
         }
         options.model = model;
         options.pages_alone = pages_alone;
-        options.classifier = match (classifier, no_classifier) {
-            (Some(path), true) => {
-                return Err(Error::argument(format!(
-                    "classifier: {} given with no_classifier=True; give one or the other",
-                    path.display()
-                )));
-            }
-            (None, true) => ClassifierChoice::Off,
-            (Some(path), false) => ClassifierChoice::File(path),
-            (None, false) => ClassifierChoice::Embedded,
-        };
+        if let (Some(path), true) = (&classifier, no_classifier) {
+            return Err(Error::argument(format!(
+                "classifier: {} given with no_classifier=True; give one or the other",
+                path.display()
+            )));
+        }
+        (options.classifier, options.subjects) =
+            ClassifierChoice::from_files(classifier.as_slice(), no_classifier)?;
         if resume && overwrite {
             return Err(Error::argument(
                 "resume: resume=True continues the ingest in out, overwrite=True replaces it; \

@@ -66,13 +66,9 @@ pub fn run(args: ExtractArgs) -> Result<()> {
     }
     let cleaner = cleaner_with_model(args.cleaner, args.model.as_deref(), args.favor)?;
     // The lines' classifier, loaded before any output is made.
-    let (genre, subjects) = crate::flags::classifier_files(&args.classifier)?;
-    let classifier = match (genre, args.classify || !args.classifier.is_empty()) {
-        (Some(path), _) => ClassifierChoice::File(path),
-        (None, true) => ClassifierChoice::Embedded,
-        (None, false) => ClassifierChoice::Off,
-    }
-    .load_with(&subjects)?;
+    let off = !args.classify && args.classifier.is_empty();
+    let (genre, subjects) = ClassifierChoice::from_files(&args.classifier, off)?;
+    let classifier = genre.load_with(&subjects)?;
     let limits = args.limits.limits()?;
     // The inputs are checked before any output is made.
     let inputs = match args.format {

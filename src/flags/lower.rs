@@ -12,7 +12,7 @@ use docview::extract::{Keep, PageLimits};
 use docview::index::IndexKind;
 use docview::input::JsonlKeys;
 use docview::integrate::IntegrateParams;
-use docview::pipeline::{ClassifierChoice, IngestOptions, SubjectChoice};
+use docview::pipeline::{ClassifierChoice, IngestOptions};
 use docview::replica::{Detection, KeywordParams, MinHashParams};
 use docview::replica_benchmark::benchmark::{BuildOptions, Rules};
 use docview::stats::StopwordParams;
@@ -119,13 +119,8 @@ impl IngestArgs {
         options.model = self.model;
         options.favor = self.favor;
         options.pages_alone = self.pages_alone;
-        let (genre, subjects) = classifier_files(&self.classifier)?;
-        options.classifier = match (genre, self.no_classifier) {
-            (_, true) => ClassifierChoice::Off,
-            (Some(path), false) => ClassifierChoice::File(path),
-            (None, false) => ClassifierChoice::Embedded,
-        };
-        options.subjects = subjects;
+        (options.classifier, options.subjects) =
+            ClassifierChoice::from_files(&self.classifier, self.no_classifier)?;
         options.threads = self.threads;
         options.integrate = IntegrateParams {
             keywords: self.keywords,
@@ -333,31 +328,4 @@ pub struct SubjectPlan {
     pub setup: SubjectSetup,
     /// Its threshold.
     pub threshold: f32,
-}
-
-/// The models of `--classifier`, each told by its file: at most one genre model (trees or kNN)
-/// and the subject model (the one inside the binary unless a subject model is given).
-pub fn classifier_files(
-    paths: &[std::path::PathBuf],
-) -> Result<(Option<std::path::PathBuf>, SubjectChoice)> {
-    let (mut genre, mut subjects) = (None, None);
-    for path in paths {
-        let (slot, kind) = if docview::classifier::SubjectClassifier::is_subject_model(path)? {
-            (&mut subjects, "subject")
-        } else {
-            (&mut genre, "genre")
-        };
-        if let Some(first) = slot.replace(path.clone()) {
-            bail!(
-                "--classifier {} and {}: both are {kind} models; give one subject model and one \
-                 genre model at most",
-                first.display(),
-                path.display(),
-            );
-        }
-    }
-    Ok((
-        genre,
-        subjects.map_or(SubjectChoice::Embedded, SubjectChoice::File),
-    ))
 }

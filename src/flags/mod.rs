@@ -14,7 +14,7 @@ mod favor;
 mod ingest;
 mod limits;
 mod lower;
-pub use lower::{SubjectPlan, Target, classifier_files};
+pub use lower::{SubjectPlan, Target};
 mod query;
 mod replicas;
 mod stages;

@@ -4,7 +4,6 @@
 //! ([`RunSettings`], saved in `state.json`).
 
 use std::path::{Path, PathBuf};
-
 use std::sync::Arc;
 
 use docview_classify::SubjectClassifier;
@@ -94,6 +93,49 @@ impl Classifiers {
 }
 
 impl ClassifierChoice {
+    /// The choices of a user's model files (`--classifier`, given once or twice), each told by
+    /// its file: at most one genre model (trees or kNN) and one subject model; the models
+    /// inside the binary for what is not given, nothing with `off` (which refuses files).
+    pub fn from_files(paths: &[PathBuf], off: bool) -> Result<(ClassifierChoice, SubjectChoice)> {
+        if let (true, Some(path)) = (off, paths.first()) {
+            return Err(Error::setting(
+                "classifier",
+                format!(
+                    "{} given with no classifier; give one or the other",
+                    path.display()
+                ),
+            ));
+        }
+        let (mut genre, mut subjects) = (None, None);
+        for path in paths {
+            let (slot, kind) = if SubjectClassifier::is_subject_model(path)? {
+                (&mut subjects, "subject")
+            } else {
+                (&mut genre, "genre")
+            };
+            if let Some(first) = slot.replace(path.clone()) {
+                return Err(Error::setting(
+                    "classifier",
+                    format!(
+                        "{} and {}: both are {kind} models; give one subject model and one \
+                         genre model at most",
+                        first.display(),
+                        path.display()
+                    ),
+                ));
+            }
+        }
+        let genre = match (off, genre) {
+            (true, _) => ClassifierChoice::Off,
+            (false, Some(path)) => ClassifierChoice::File(path),
+            (false, None) => ClassifierChoice::Embedded,
+        };
+        Ok((
+            genre,
+            subjects.map_or(SubjectChoice::Embedded, SubjectChoice::File),
+        ))
+    }
+
     /// The classifiers with `subjects`' model, `None` for [`ClassifierChoice::Off`] (which
     /// turns the subjects off too).
     pub fn load_with(&self, subjects: &SubjectChoice) -> Result<Option<Classifiers>> {
