@@ -3,13 +3,10 @@
 
 mod subjects;
 
-use std::io::Write;
-
 use anyhow::{Result, bail};
 use docview::classify::{self, Method, Source};
-use docview::output::write_atomically;
 
-use super::load_scored_set;
+use super::{load_scored_set, write_json_lines};
 use crate::flags::{ClassifyEvalArgs, ClassifyOpts, ClassifyTrainArgs, Target};
 
 /// The labelled pages of `opts.sets`, read, cleaned and vectorised (saying so on standard
@@ -119,13 +116,7 @@ pub fn eval(args: ClassifyEvalArgs) -> Result<()> {
             out!("{}", cv.render_typed_hubs());
         }
         if let (0, Some(path)) = (n, &args.predictions) {
-            write_atomically(path, |w| {
-                for p in &cv.predictions {
-                    serde_json::to_writer(&mut *w, p).map_err(std::io::Error::other)?;
-                    w.write_all(b"\n")?;
-                }
-                Ok(())
-            })?;
+            write_json_lines(path, &cv.predictions)?;
         }
     }
     Ok(())

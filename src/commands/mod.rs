@@ -23,3 +23,16 @@ pub fn load_scored_set(set: &std::path::Path) -> Result<Vec<docview::eval::Label
     }
     Ok(pages)
 }
+
+/// Writes `items` to `path` as JSON lines, whole or not at all (`classify eval --predictions`
+/// of either classifier).
+pub fn write_json_lines<T: serde::Serialize>(path: &std::path::Path, items: &[T]) -> Result<()> {
+    docview::output::write_atomically(path, |w| {
+        for item in items {
+            serde_json::to_writer(&mut *w, item).map_err(std::io::Error::other)?;
+            std::io::Write::write_all(w, b"\n")?;
+        }
+        Ok(())
+    })?;
+    Ok(())
+}

@@ -134,6 +134,17 @@ pub struct Classifier {
 
 /// `v` cut to `vocabulary` (sorted) and renormalised, as (term index, weight).
 fn project(v: &FeatureVector, vocabulary: &[String]) -> Vec<(u32, f32)> {
+    project_weighed(v, vocabulary, |_, w| w)
+}
+
+/// `v` cut to `vocabulary` (sorted), each kept term's weight given by `weigh(term index,
+/// weight)`, and renormalised, as (term index, weight): the kNN's projection, and the linear
+/// subject model's with its idf.
+pub(crate) fn project_weighed(
+    v: &FeatureVector,
+    vocabulary: &[String],
+    weigh: impl Fn(usize, f32) -> f32,
+) -> Vec<(u32, f32)> {
     let mut out: Vec<(u32, f32)> = v
         .features
         .iter()
@@ -141,7 +152,7 @@ fn project(v: &FeatureVector, vocabulary: &[String]) -> Vec<(u32, f32)> {
             vocabulary
                 .binary_search_by(|x| x.as_str().cmp(t))
                 .ok()
-                .map(|i| (i as u32, *w))
+                .map(|i| (i as u32, weigh(i, *w)))
         })
         .collect();
     let norm = out.iter().map(|f| f.1 * f.1).sum::<f32>().sqrt();

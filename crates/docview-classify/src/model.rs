@@ -19,7 +19,7 @@ use crate::{Classification, Classifier, Error, PageView, Result, TreeClassifier}
 static EMBEDDED: &[u8] = include_bytes!("../../../models/page-type-classifier.json.gz");
 
 /// The MD5 (hex) of bytes: what names a model in the records and in a resumed run's settings.
-pub(crate) fn md5_hex(bytes: &[u8]) -> String {
+fn md5_hex(bytes: &[u8]) -> String {
     use md5::{Digest, Md5};
     Md5::digest(bytes)
         .iter()
@@ -29,6 +29,12 @@ pub(crate) fn md5_hex(bytes: &[u8]) -> String {
 
 /// The digest of a model file's bytes, or of the model inside the binary (`None`).
 pub fn model_digest(path: Option<&Path>) -> Result<String> {
+    digest_of(path, EMBEDDED)
+}
+
+/// The MD5 (hex) of the file at `path`, or of `embedded` (`None`): a model of either role
+/// named by its bytes.
+pub(crate) fn digest_of(path: Option<&Path>, embedded: &[u8]) -> Result<String> {
     match path {
         Some(p) => std::fs::read(p)
             .map(|bytes| md5_hex(&bytes))
@@ -36,7 +42,7 @@ pub fn model_digest(path: Option<&Path>) -> Result<String> {
                 path: p.display().to_string(),
                 source,
             }),
-        None => Ok(md5_hex(EMBEDDED)),
+        None => Ok(md5_hex(embedded)),
     }
 }
 

@@ -185,6 +185,15 @@ impl SubjectOf {
             SubjectOf::None { .. } => None,
         }
     }
+
+    /// The subject of highest score, whether or not it reaches the threshold (none when no
+    /// term is known): what a cross-validation scores.
+    pub fn best(&self) -> Option<&SubjectClass> {
+        match self {
+            SubjectOf::Subject(s) => Some(s),
+            SubjectOf::None { best, .. } => best.as_ref(),
+        }
+    }
 }
 
 /// The learnt weights of the linear method.
@@ -242,23 +251,7 @@ fn xorshift(state: &mut u64) -> u64 {
 impl Linear {
     /// `v` on the vocabulary, weighed by idf and unit length, as (term index, weight).
     fn project(&self, v: &FeatureVector) -> Vec<(u32, f32)> {
-        let mut out: Vec<(u32, f32)> = v
-            .features
-            .iter()
-            .filter_map(|(t, w)| {
-                self.vocabulary
-                    .binary_search_by(|x| x.as_str().cmp(t))
-                    .ok()
-                    .map(|i| (i as u32, w * self.idf[i]))
-            })
-            .collect();
-        let norm = out.iter().map(|f| f.1 * f.1).sum::<f32>().sqrt();
-        if norm > 0.0 {
-            for f in &mut out {
-                f.1 /= norm;
-            }
-        }
-        out
+        crate::knn::project_weighed(v, &self.vocabulary, |i, w| w * self.idf[i])
     }
 
     /// The softmax of the classes' scores for a projected vector.
@@ -597,15 +590,7 @@ impl SubjectClassifier {
     /// The digest of a subject model file's bytes, or of the model inside the binary
     /// (`None`): what names it in the records and in a resumed run's settings.
     pub fn digest(path: Option<&std::path::Path>) -> Result<String> {
-        match path {
-            Some(p) => std::fs::read(p)
-                .map(|bytes| crate::model::md5_hex(&bytes))
-                .map_err(|source| Error::Io {
-                    path: p.display().to_string(),
-                    source,
-                }),
-            None => Ok(crate::model::md5_hex(EMBEDDED)),
-        }
+        crate::model::digest_of(path, EMBEDDED)
     }
 
     /// Reads a model from a file's bytes: JSON, or gzipped JSON (told by its first bytes).
@@ -641,26 +626,30 @@ impl SubjectClassifier {
     /// Whether the model file at `path` is a subject model (by its format name), so that one
     /// flag can take a model of either kind.
     pub fn is_subject_model(path: &std::path::Path) -> Result<bool> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+        use std::io::Read;
+        let io = |source| Error::Io {
             path: path.display().to_string(),
             source,
-        })?;
-        let head = if bytes.starts_with(&[0x1f, 0x8b]) {
-            use std::io::Read;
-            let mut head = vec![0u8; 256];
-            let mut z = flate2::read::GzDecoder::new(&bytes[..]);
-            let mut n = 0;
-            while n < head.len() {
-                match z.read(&mut head[n..]) {
-                    Ok(0) | Err(_) => break,
-                    Ok(k) => n += k,
-                }
-            }
-            head.truncate(n);
-            head
-        } else {
-            bytes.iter().take(256).copied().collect()
         };
+        // The format name is at the start of the JSON: 256 bytes of it tell, read through
+        // gzip when the file starts with gzip's magic, and no more of the file is read.
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        let mut magic = Vec::with_capacity(2);
+        (&mut file).take(2).read_to_end(&mut magic).map_err(io)?;
+        let gzip = magic == [0x1f, 0x8b];
+        let start = std::io::Read::chain(&magic[..], file);
+        let mut head = Vec::with_capacity(256);
+        let read = if gzip {
+            flate2::read::GzDecoder::new(start)
+                .take(256)
+                .read_to_end(&mut head)
+        } else {
+            start.take(256).read_to_end(&mut head)
+        };
+        // A file that is not gzip nor JSON is no subject model; reading it says why later.
+        if read.is_err() {
+            return Ok(false);
+        }
         Ok(String::from_utf8_lossy(&head).contains(&format!("\"format\":\"{SUBJECT_FORMAT}\"")))
     }
 }

@@ -22,8 +22,7 @@ use crate::eval::LabelledPage;
 use crate::eval::blocks::site_folds_of;
 use crate::{Error, Result};
 use docview_classify::{
-    ClassReport, Source, SubjectClassifier, SubjectExample, SubjectOf, SubjectScheme,
-    SubjectTraining,
+    ClassReport, Source, SubjectClassifier, SubjectExample, SubjectScheme, SubjectTraining,
 };
 use docview_measure::text_feature_vector;
 use docview_text::{Analyzer, Language, detect_language};
@@ -216,10 +215,7 @@ fn examples<'a>(
     pages
         .map(|p| SubjectExample {
             code: p.label.clone(),
-            vector: match setup.source {
-                Source::Topic => p.topic.clone(),
-                Source::Raw => p.raw.clone(),
-            },
+            vector: p.vector(setup.source, 0.0),
             weight: 1.0,
         })
         .chain(texts.map(|t| SubjectExample {
@@ -276,10 +272,8 @@ pub fn train_subjects(
 /// The subject a model gives a page's vector, whatever its score, and whether it reaches the
 /// threshold.
 fn best(model: &SubjectClassifier, v: &docview_measure::FeatureVector) -> (Option<String>, bool) {
-    match model.classify(v) {
-        SubjectOf::Subject(s) => (Some(s.code), true),
-        SubjectOf::None { best, .. } => (best.map(|s| s.code), false),
-    }
+    let of = model.classify(v);
+    (of.best().map(|s| s.code.clone()), of.subject().is_some())
 }
 
 /// One labelled page as the cross-validation classified it.
@@ -391,10 +385,6 @@ pub fn cross_validate_subjects(
         .iter()
         .filter(|t| t.split != TextSplit::Test)
         .collect();
-    let vector = |p: &ClassPage| match setup.source {
-        Source::Topic => p.topic.clone(),
-        Source::Raw => p.raw.clone(),
-    };
     let mut scored: Vec<(usize, Option<String>, bool)> = Vec::new();
     for f in 0..folds {
         let examples = examples(
@@ -409,7 +399,7 @@ pub fn cross_validate_subjects(
                 .enumerate()
                 .filter(|(_, p)| fold_of[&p.site] == f)
                 .map(|(i, p)| {
-                    let (predicted, given) = best(&model, &vector(p));
+                    let (predicted, given) = best(&model, &p.vector(setup.source, 0.0));
                     (i, predicted, given)
                 })
                 .collect::<Vec<_>>(),

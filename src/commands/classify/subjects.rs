@@ -5,12 +5,12 @@
 use std::io::Write;
 
 use anyhow::{Result, bail};
-use docview::classifier::{ClassReport, Source, SubjectClassifier, SubjectOf, SubjectTraining};
+use docview::classifier::{ClassReport, Source, SubjectClassifier, SubjectTraining};
 use docview::classify::ClassPage;
 use docview::output::write_atomically;
 use docview::subjects::{self, SubjectCv, TextVector, cross_validate_subjects, macro_f1_over};
 
-use super::super::load_scored_set;
+use super::super::{load_scored_set, write_json_lines};
 use crate::flags::{ClassifyEvalArgs, ClassifyOpts, ClassifyTrainArgs, SubjectPlan};
 
 /// A subject counts in the macro F1 of record when it has at least this many labelled pages.
@@ -154,19 +154,13 @@ pub fn eval(args: &ClassifyEvalArgs, plan: SubjectPlan) -> Result<()> {
                 plan.scheme.name
             );
         }
-        let pick = |p: &ClassPage| match model.source {
-            Source::Topic => p.topic.clone(),
-            Source::Raw => p.raw.clone(),
-        };
-        let best = |v: &docview::measure::FeatureVector| match model.classify(v) {
-            SubjectOf::Subject(s) => Some(s.code),
-            SubjectOf::None { best, .. } => best.map(|s| s.code),
-        };
+        let best =
+            |v: &docview::measure::FeatureVector| model.classify(v).best().map(|s| s.code.clone());
         outln!("{} ({}):", path.display(), model.format_version());
         if !pages.is_empty() {
             let pairs: Vec<(String, Option<String>)> = pages
                 .iter()
-                .map(|p| (p.label.clone(), best(&pick(p))))
+                .map(|p| (p.label.clone(), best(&p.vector(model.source, 0.0))))
                 .collect();
             outln!("pages:");
             out!("{}", render(&ClassReport::of(&pairs), &plan, &[]));
@@ -230,13 +224,7 @@ pub fn eval(args: &ClassifyEvalArgs, plan: SubjectPlan) -> Result<()> {
             out!("{}", by_language(|l| cv.text_report(l), "texts"));
         }
         if let (true, Some(path)) = (done.is_empty(), &args.predictions) {
-            write_atomically(path, |w| {
-                for p in &cv.predictions {
-                    serde_json::to_writer(&mut *w, p).map_err(std::io::Error::other)?;
-                    w.write_all(b"\n")?;
-                }
-                Ok(())
-            })?;
+            write_json_lines(path, &cv.predictions)?;
         }
         done.push((source, cv));
     }
