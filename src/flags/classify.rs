@@ -58,10 +58,11 @@ pub struct ClassifyOpts {
     #[arg(long, value_name = "FILE", requires = "scheme")]
     pub text: Vec<PathBuf>,
     /// With --scheme: the subjects of the sets' pages, JSON Lines of {"set": FOLDER NAME, "id":
-    /// FILE ID, "subject": CODE} (models/subjects/corpus-labels.jsonl names pages of the
-    /// development sets that docs/data.md lists); pages it does not name are left out.
+    /// FILE ID, "subject": CODE} (models/subjects/read-labels.jsonl names pages of the
+    /// development sets that docs/data.md lists, labelled by reading them); pages no file names
+    /// are left out. May be given more than once (a page in two files is an error).
     #[arg(long, value_name = "FILE", requires = "scheme")]
-    pub subjects: Option<PathBuf>,
+    pub subjects: Vec<PathBuf>,
     /// With --scheme: the weight of a labelled text in training (a page's is 1).
     #[arg(long, value_name = "W", default_value_t = 1.0, requires = "scheme")]
     pub text_weight: f32,

@@ -294,10 +294,10 @@ impl ClassifyOpts {
                 self.threshold
             );
         }
-        if !self.sets.is_empty() && self.subjects.is_none() {
+        if !self.sets.is_empty() && self.subjects.is_empty() {
             bail!("with --scheme, the sets' pages need their subjects: give --subjects FILE");
         }
-        if self.sets.is_empty() && self.subjects.is_some() {
+        if self.sets.is_empty() && !self.subjects.is_empty() {
             bail!("--subjects names pages of labelled sets: give the sets (SET ...)");
         }
         Ok(Target::Subjects(SubjectPlan {

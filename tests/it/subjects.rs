@@ -2,8 +2,8 @@
 //! labelled text shipped in `models/subjects/` (SIB-200's sentences mapped onto the IPTC Media
 //! Topics), the model file read back, the bundled samples' pages cleaned and classified by it,
 //! the cross-validation by site with topic content against the raw page, the refusals; and on
-//! `../shared/corpus` (skipped when absent), the cross-validated macro F1 of the distant-labelled
-//! pages.
+//! `../shared/corpus` (skipped when absent), the cross-validated macro F1 of the pages labelled by
+//! reading them.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -60,7 +60,7 @@ fn a_model_of_labelled_text_classifies_the_samples_pages() {
     let labelled = Path::new(SAMPLES).join("labelled");
     let set = labelled.display().to_string();
     let subjects =
-        read_page_subjects(&Path::new(SAMPLES).join("subjects.jsonl"), &model.scheme).unwrap();
+        read_page_subjects(&[Path::new(SAMPLES).join("subjects.jsonl")], &model.scheme).unwrap();
     let (pages, left_out) =
         subject_pages(&[(set, load_set(&labelled).unwrap())], &subjects, 2).unwrap();
     assert_eq!((pages.len(), left_out), (17, 18));
@@ -201,9 +201,10 @@ fn subject_flags_and_files_are_checked() {
     );
 }
 
-/// On the distant-labelled pages of `../shared/corpus` (models/subjects/corpus-labels.jsonl),
-/// the default subject model cross-validated by site keeps its macro F1 over the subjects of at
-/// least 20 pages (0.6875 on topic content when recorded, docs/figures/subjects.md).
+/// On the pages of `../shared/corpus` labelled by reading them (models/subjects/read-labels.jsonl,
+/// the confident labels), the default subject model cross-validated by site keeps its macro F1
+/// over the subjects of at least 20 pages (0.8511 on topic content when recorded,
+/// docs/figures/subjects.md), above the paper's bar of 0.70 with room for noise.
 #[test]
 fn subjects_cross_validated_on_the_corpus_keep_their_macro_f1() {
     let corpus = Path::new(CORPUS);
@@ -232,7 +233,7 @@ fn subjects_cross_validated_on_the_corpus_keep_their_macro_f1() {
         "--text".into(),
         repo("models/subjects/sib200.jsonl"),
         "--subjects".into(),
-        repo("models/subjects/corpus-labels.jsonl"),
+        repo("models/subjects/read-labels.jsonl"),
         "--folds".into(),
         "5".into(),
     ];
@@ -241,8 +242,8 @@ fn subjects_cross_validated_on_the_corpus_keep_their_macro_f1() {
     let out = ok(&args);
     let line = out
         .lines()
-        .find(|l| l.starts_with("macro F1 over the 8 subjects of at least 20 pages: "))
+        .find(|l| l.starts_with("macro F1 over the 9 subjects of at least 20 pages: "))
         .unwrap_or_else(|| panic!("no macro F1 line in:\n{out}"));
     let f1: f64 = line.rsplit(' ').next().unwrap().parse().unwrap();
-    assert!(f1 >= 0.68, "{line}");
+    assert!(f1 >= 0.83, "{line}");
 }

@@ -566,10 +566,10 @@ impl SubjectClassifier {
     }
 
     /// The subject model inside the binary (decoded once): the IPTC Media Topics' top level,
-    /// learnt on topic content from SIB-200's sentences and the labelled corpus pages that
-    /// declare their subject, built by
+    /// learnt on topic content from SIB-200's sentences and the corpus pages whose subject was
+    /// read from them (the confident labels), built by
     /// `docview classify train --scheme iptc --text models/subjects/sib200.jsonl --subjects
-    /// models/subjects/corpus-labels.jsonl <the eight development sets> --out
+    /// models/subjects/read-labels.jsonl <the eight development sets> --out
     /// models/subject-classifier.json.gz` (docs/figures/subjects.md).
     pub fn embedded() -> Result<std::sync::Arc<SubjectClassifier>> {
         type Loaded = std::result::Result<std::sync::Arc<SubjectClassifier>, String>;

@@ -2,9 +2,10 @@
 //! classification code from a formal scheme ([`SubjectScheme`]), learnt from labelled text (a
 //! JSON Lines file of sentences or documents with their subject codes) and labelled pages (a
 //! labelled set's pages with a subject each from a JSON Lines file of `set`, `id` and
-//! `subject`: the distant labels of what the pages declare, `models/subjects/`). Pages are
-//! cleaned by the default cleaner and read as the Formula 2 vector of their topic content or
-//! of the raw page ([`Source`]), as the genre classifier's ([`crate::classify`]).
+//! `subject`: the subjects read from the pages, or the distant labels of what they declare,
+//! `models/subjects/`). Pages are cleaned by the default cleaner and read as the Formula 2
+//! vector of their topic content or of the raw page ([`Source`]), as the genre classifier's
+//! ([`crate::classify`]).
 //!
 //! Cross-validation is grouped by site: each fold's pages are classified by a model trained on
 //! the other folds' pages and on every labelled text of the `train` and `dev` splits; the text
@@ -12,7 +13,7 @@
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -147,10 +148,11 @@ pub fn read_labelled_text(path: &Path, scheme: &SubjectScheme) -> Result<Vec<Lab
     Ok(out)
 }
 
-/// Reads the subjects of labelled pages: JSON Lines of `{"set": NAME, "id": FILE_ID,
-/// "subject": CODE}` (other fields are allowed and ignored), keyed by set name and file id.
+/// Reads the subjects of labelled pages from one file or more: JSON Lines of `{"set": NAME,
+/// "id": FILE_ID, "subject": CODE}` (other fields are allowed and ignored), keyed by set name
+/// and file id. A page given twice, in one file or two, is an error naming the line.
 pub fn read_page_subjects(
-    path: &Path,
+    paths: &[PathBuf],
     scheme: &SubjectScheme,
 ) -> Result<BTreeMap<(String, String), String>> {
     #[derive(Deserialize)]
@@ -160,14 +162,16 @@ pub fn read_page_subjects(
         subject: String,
     }
     let mut out = BTreeMap::new();
-    for (line, l) in json_lines::<Line>(path)? {
-        let code = checked_code(&l.subject, scheme, path, line)?;
-        if out.insert((l.set.clone(), l.id.clone()), code).is_some() {
-            return Err(Error::Labels {
-                path: path.to_path_buf(),
-                line,
-                reason: format!("the page {}/{} is given twice", l.set, l.id),
-            });
+    for path in paths {
+        for (line, l) in json_lines::<Line>(path)? {
+            let code = checked_code(&l.subject, scheme, path, line)?;
+            if out.insert((l.set.clone(), l.id.clone()), code).is_some() {
+                return Err(Error::Labels {
+                    path: path.clone(),
+                    line,
+                    reason: format!("the page {}/{} is given twice", l.set, l.id),
+                });
+            }
         }
     }
     Ok(out)
@@ -487,9 +491,40 @@ mod tests {
              {\"set\":\"a-dev\",\"id\":\"1\",\"subject\":\"medtop:07000000\"}\n",
         )
         .unwrap();
-        let e = read_page_subjects(&labels, &scheme)
+        let e = read_page_subjects(std::slice::from_ref(&labels), &scheme)
             .unwrap_err()
             .to_string();
         assert!(e.contains("line 2") && e.contains("twice"), "{e}");
+        // Two files together: a page of the first given again in the second.
+        let first = dir.path().join("first.jsonl");
+        let second = dir.path().join("second.jsonl");
+        std::fs::write(
+            &first,
+            "{\"set\":\"a-dev\",\"id\":\"1\",\"subject\":\"medtop:07000000\"}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            &second,
+            "{\"set\":\"a-dev\",\"id\":\"2\",\"subject\":\"medtop:15000000\"}\n\
+             {\"set\":\"a-dev\",\"id\":\"1\",\"subject\":\"medtop:15000000\"}\n",
+        )
+        .unwrap();
+        let both = [first.clone(), second.clone()];
+        let e = read_page_subjects(&both, &scheme).unwrap_err().to_string();
+        assert!(
+            e.contains("second.jsonl line 2") && e.contains("twice"),
+            "{e}"
+        );
+        std::fs::write(
+            &second,
+            "{\"set\":\"a-dev\",\"id\":\"2\",\"subject\":\"medtop:15000000\"}\n",
+        )
+        .unwrap();
+        let read = read_page_subjects(&both, &scheme).unwrap();
+        assert_eq!(read.len(), 2);
+        assert_eq!(
+            read[&("a-dev".to_string(), "2".to_string())],
+            "medtop:15000000"
+        );
     }
 }

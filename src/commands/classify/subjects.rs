@@ -28,8 +28,8 @@ fn inputs(opts: &ClassifyOpts, plan: &SubjectPlan) -> Result<(Vec<ClassPage>, Ve
     }
     let texts = subjects::text_vectors(&texts);
     let mut pages = Vec::new();
-    if let Some(path) = &opts.subjects {
-        let labels = subjects::read_page_subjects(path, &plan.scheme)?;
+    if !opts.subjects.is_empty() {
+        let labels = subjects::read_page_subjects(&opts.subjects, &plan.scheme)?;
         let mut sets = Vec::new();
         for set in &opts.sets {
             sets.push((set.display().to_string(), load_scored_set(set)?));
@@ -38,9 +38,8 @@ fn inputs(opts: &ClassifyOpts, plan: &SubjectPlan) -> Result<(Vec<ClassPage>, Ve
         eprintln!("cleaning and vectorising the pages of {total} with a subject");
         let (found, left_out) = subjects::subject_pages(&sets, &labels, opts.threads)?;
         eprintln!(
-            "{} pages with a subject, {left_out} without one in {} (or no page in their HTML)",
+            "{} pages with a subject, {left_out} without one in --subjects (or no page in their HTML)",
             found.len(),
-            path.display()
         );
         pages = found;
     }
