@@ -1,7 +1,7 @@
 //! End-to-end tests of the `docview` binary on `corpus-samples/`: `extract` in its three formats,
 //! standard input, several pages, errors, `eval` on the labelled samples, and `--help`.
 
-use crate::common::{CORPUS, DOCVIEW, SAMPLES, check_records};
+use crate::common::{CORPUS, DOCVIEW, SAMPLES, check_records, docview};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -26,13 +26,6 @@ fn corpus_page(path: &str) -> Option<PathBuf> {
     }
 }
 
-fn run(args: &[&str]) -> Output {
-    Command::new(DOCVIEW)
-        .args(args)
-        .output()
-        .expect("run docview")
-}
-
 fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("stdout is UTF-8")
 }
@@ -45,7 +38,7 @@ fn stderr(out: &Output) -> String {
 fn extract(args: &[&str]) -> String {
     let mut all = vec!["extract"];
     all.extend_from_slice(args);
-    let out = run(&all);
+    let out = docview(&all);
     assert!(
         out.status.success(),
         "docview {all:?} failed: {}",
@@ -352,7 +345,7 @@ fn a_model_file_replaces_the_shipped_model_and_a_bad_one_is_named() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("old-model.json");
     std::fs::write(&bad, r#"{"format": "docview-block-model", "version": 0}"#).unwrap();
-    let out = run(&[
+    let out = docview(&[
         "extract",
         "--model",
         bad.to_str().unwrap(),
@@ -365,7 +358,7 @@ fn a_model_file_replaces_the_shipped_model_and_a_bad_one_is_named() {
         "{err}"
     );
     // A model with another cleaner is refused, not ignored.
-    let out = run(&[
+    let out = docview(&[
         "extract",
         "--cleaner",
         "framework",
@@ -539,7 +532,7 @@ fn extract_says_why_the_topic_content_is_empty() {
     .unwrap();
     let (scripted, links) = (scripted.to_str().unwrap(), links.to_str().unwrap());
     let article = site_page("fieldnotes", "dawn-chorus.html");
-    let out = run(&["extract", scripted, article.to_str().unwrap(), links]);
+    let out = docview(&["extract", scripted, article.to_str().unwrap(), links]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let err = stderr(&out);
     let lines: Vec<&str> = err.lines().collect();
@@ -665,7 +658,7 @@ fn extract_refuses_crawl_files_and_names_ingest() {
         (jsonl.as_path(), "JSON Lines"),
     ] {
         let path = path.to_str().unwrap();
-        let out = run(&["extract", path]);
+        let out = docview(&["extract", path]);
         let err = stderr(&out);
         assert_eq!(out.status.code(), Some(1), "{err}");
         assert!(stdout(&out).is_empty(), "{}", stdout(&out));
@@ -698,7 +691,7 @@ fn a_cut_page_is_told_with_its_real_size() {
     let para = "<p>The harbour ferry waits for the tide at the north quay.</p>\n";
     let html = format!("<html><body>{}</body></html>", para.repeat(50_000));
     std::fs::write(&page, &html).unwrap();
-    let out = run(&["extract", page.to_str().unwrap(), "--max-page-mb", "1"]);
+    let out = docview(&["extract", page.to_str().unwrap(), "--max-page-mb", "1"]);
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
     assert!(
@@ -718,7 +711,7 @@ fn a_cut_page_is_told_with_its_real_size() {
 fn missing_file_is_an_error_naming_it() {
     let dir = tempfile::tempdir().expect("tempdir");
     let missing = dir.path().join("no-such-page.html");
-    let out = run(&["extract", missing.to_str().unwrap()]);
+    let out = docview(&["extract", missing.to_str().unwrap()]);
     assert!(!out.status.success());
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
@@ -734,7 +727,7 @@ fn empty_file_is_an_error_naming_it() {
     let dir = tempfile::tempdir().expect("tempdir");
     let empty = dir.path().join("empty.html");
     std::fs::write(&empty, b"").unwrap();
-    let out = run(&["extract", empty.to_str().unwrap()]);
+    let out = docview(&["extract", empty.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
     assert!(
@@ -750,7 +743,7 @@ fn one_bad_page_among_good_ones() {
     let dir = tempfile::tempdir().expect("tempdir");
     let missing = dir.path().join("gone.html");
     let good = site_page("fieldnotes", "dawn-chorus.html");
-    let out = run(&["extract", good.to_str().unwrap(), missing.to_str().unwrap()]);
+    let out = docview(&["extract", good.to_str().unwrap(), missing.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains(missing.to_str().unwrap()));
     assert!(stdout(&out).contains("At a quarter to five in late April"));
@@ -763,7 +756,7 @@ fn binary_file_is_an_error_naming_it() {
     let mut bytes = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
     bytes.extend((0u32..2000).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8));
     std::fs::write(&png, bytes).unwrap();
-    let out = run(&["extract", png.to_str().unwrap()]);
+    let out = docview(&["extract", png.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains(png.to_str().unwrap()));
 }
@@ -803,7 +796,7 @@ fn eval_on_the_labelled_samples() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pred = dir.path().join("pred.jsonl");
     let report = dir.path().join("report.json");
-    let out = run(&[
+    let out = docview(&[
         "eval",
         set.to_str().unwrap(),
         "--by-type",
@@ -882,7 +875,7 @@ fn help_mentions_every_flag() {
         ),
     ];
     for (args, flags) in cases {
-        let out = run(args);
+        let out = docview(args);
         assert!(out.status.success(), "docview {args:?}: {}", stderr(&out));
         let help = stdout(&out);
         for flag in flags {
@@ -892,7 +885,7 @@ fn help_mentions_every_flag() {
             );
         }
     }
-    let format_help = stdout(&run(&["extract", "--help"]));
+    let format_help = stdout(&docview(&["extract", "--help"]));
     for value in ["text", "json", "html"] {
         assert!(format_help.contains(value), "--format value {value}");
     }
@@ -916,7 +909,7 @@ fn every_flag_of_every_command_is_explained() {
     for command in commands {
         let mut args = command.to_vec();
         args.push("-h");
-        let out = run(&args);
+        let out = docview(&args);
         assert!(out.status.success(), "docview {args:?}: {}", stderr(&out));
         let help = stdout(&out);
         let mut entries = 0;
@@ -940,20 +933,20 @@ fn every_flag_of_every_command_is_explained() {
 
 #[test]
 fn bad_arguments_fail() {
-    assert!(!run(&[]).status.success());
-    assert!(!run(&["extract"]).status.success());
+    assert!(!docview(&[]).status.success());
+    assert!(!docview(&["extract"]).status.success());
     assert!(
-        !run(&["extract", "--format", "xml", "x.html"])
+        !docview(&["extract", "--format", "xml", "x.html"])
             .status
             .success()
     );
     assert!(
-        !run(&["extract", "--cleaner", "nope", "x.html"])
+        !docview(&["extract", "--cleaner", "nope", "x.html"])
             .status
             .success()
     );
     let a = site_page("fieldnotes", "dawn-chorus.html");
-    let out = run(&[
+    let out = docview(&[
         "extract",
         "--url",
         "http://x.example/",
@@ -1004,7 +997,7 @@ fn ingest_prints_progress_lines_when_stderr_is_not_a_terminal() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let warc = Path::new(SAMPLES).join("warc/corpus-samples.warc.gz");
-    let o = run(&[
+    let o = docview(&[
         "ingest",
         &warc.display().to_string(),
         "--out",
@@ -1024,7 +1017,7 @@ fn ingest_prints_progress_lines_when_stderr_is_not_a_terminal() {
             "{phase}: {err}"
         );
     }
-    let quiet = run(&[
+    let quiet = docview(&[
         "ingest",
         &warc.display().to_string(),
         "--out",
@@ -1051,7 +1044,7 @@ fn ingest_cuts_pages_past_the_page_limits_and_records_it() {
     )
     .unwrap();
     let out = dir.path().join("out");
-    let o = run(&[
+    let o = docview(&[
         "ingest",
         &page.display().to_string(),
         "--out",
@@ -1083,7 +1076,7 @@ fn ingest_cuts_pages_past_the_page_limits_and_records_it() {
             .contains("harbour ferry")
     );
     // extract says so on standard error.
-    let o = run(&[
+    let o = docview(&[
         "extract",
         &page.display().to_string(),
         "--max-page-tags",
@@ -1101,7 +1094,7 @@ fn blocks_train_cleaner_and_model_flag_on_the_labelled_samples() {
     let dir = tempfile::tempdir().expect("temp dir");
     let set = Path::new(SAMPLES).join("labelled");
     let csv = dir.path().join("blocks.csv");
-    let out = run(&[
+    let out = docview(&[
         "blocks",
         set.to_str().unwrap(),
         "--out",
@@ -1143,7 +1136,7 @@ fn blocks_train_cleaner_and_model_flag_on_the_labelled_samples() {
 
     let train = |threads: &str, name: &str| {
         let model = dir.path().join(name);
-        let out = run(&[
+        let out = docview(&[
             "train-cleaner",
             set.to_str().unwrap(),
             "--out",
@@ -1187,7 +1180,7 @@ fn blocks_train_cleaner_and_model_flag_on_the_labelled_samples() {
 fn eval_all_compares_every_cleaner_on_the_labelled_samples() {
     let set = Path::new(SAMPLES).join("labelled");
     let set = set.to_str().unwrap();
-    let out = run(&["eval", set, "--cleaner", "all", "--threads", "2"]);
+    let out = docview(&["eval", set, "--cleaner", "all", "--threads", "2"]);
     assert!(out.status.success(), "eval failed: {}", stderr(&out));
     let table = stdout(&out);
     let header = table
@@ -1212,11 +1205,11 @@ fn eval_all_compares_every_cleaner_on_the_labelled_samples() {
         }
         assert_eq!(row[7], "0", "no page fails: {row:?}");
         // The same overall F1 as the cleaner's own evaluation.
-        let alone = run(&["eval", set, "--cleaner", cleaner, "--threads", "2"]);
+        let alone = docview(&["eval", set, "--cleaner", cleaner, "--threads", "2"]);
         let (_, _, _, f1) = table_row(&stdout(&alone), "all").expect("all row");
         assert_eq!(row[1], format!("{f1:.4}"), "{cleaner}");
     }
-    let refused = run(&["eval", set, "--cleaner", "all", "--out", "/tmp/never.jsonl"]);
+    let refused = docview(&["eval", set, "--cleaner", "all", "--out", "/tmp/never.jsonl"]);
     assert!(!refused.status.success());
     assert!(stderr(&refused).contains("--out"), "{}", stderr(&refused));
 }
@@ -1244,7 +1237,7 @@ fn site_aware_cleaner_says_which_pages_had_a_site_model() {
     assert!(learned.get("site_model").is_none());
 
     let set = Path::new(SAMPLES).join("labelled");
-    let out = run(&["eval", set.to_str().unwrap(), "--cleaner", "infodiscoverer"]);
+    let out = docview(&["eval", set.to_str().unwrap(), "--cleaner", "infodiscoverer"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let err = stderr(&out);
     let line = err
@@ -1275,7 +1268,7 @@ fn a_site_evidence_model_learns_each_sites_pages_first() {
     let set = set.to_str().unwrap();
     let model = dir.path().join("site.json");
     let model = model.to_str().unwrap();
-    let out = run(&[
+    let out = docview(&[
         "train-cleaner",
         set,
         "--out",
@@ -1301,14 +1294,14 @@ fn a_site_evidence_model_learns_each_sites_pages_first() {
     );
 
     // eval: the four sites of 4 or more pages (34 pages) have a model; one page is alone.
-    let out = run(&["eval", set, "--model", model]);
+    let out = docview(&["eval", set, "--model", model]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("site models for 34 pages; 1 pages"),
         "{}",
         stderr(&out)
     );
-    let out = run(&["eval", set, "--model", model, "--pages-alone"]);
+    let out = docview(&["eval", set, "--model", model, "--pages-alone"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("site models for 0 pages"),
@@ -1340,7 +1333,7 @@ fn a_site_evidence_model_learns_each_sites_pages_first() {
             out_dir.to_str().unwrap(),
         ];
         args.extend_from_slice(extra);
-        let out = run(&args);
+        let out = docview(&args);
         assert!(out.status.success(), "{}", stderr(&out));
         check_records(&out_dir);
         serde_json::from_slice(&std::fs::read(out_dir.join("summary.json")).expect("summary"))
@@ -1396,7 +1389,7 @@ fn a_site_evidence_model_learns_each_sites_pages_first() {
 fn classify_eval_cross_validates_and_explains_bad_requests() {
     let set = Path::new(SAMPLES).join("labelled");
     let set = set.to_str().unwrap();
-    let out = run(&[
+    let out = docview(&[
         "classify",
         "eval",
         set,
@@ -1429,7 +1422,7 @@ fn classify_eval_cross_validates_and_explains_bad_requests() {
 
     // The trees (the default method): cross-validated, and a trained model scored; the
     // kNN's flags are refused with them.
-    let out = run(&["classify", "eval", set, "--folds", "2", "--trees", "20"]);
+    let out = docview(&["classify", "eval", set, "--folds", "2", "--trees", "20"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -1439,7 +1432,7 @@ fn classify_eval_cross_validates_and_explains_bad_requests() {
     assert_eq!(text.matches("macro F1").count(), 1, "{text}");
     let trees_dir = tempfile::tempdir().unwrap();
     let trees = trees_dir.path().join("trees.json");
-    let out = run(&[
+    let out = docview(&[
         "classify",
         "train",
         set,
@@ -1449,7 +1442,7 @@ fn classify_eval_cross_validates_and_explains_bad_requests() {
         trees.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let out = run(&["classify", "eval", set, "--model", trees.to_str().unwrap()]);
+    let out = docview(&["classify", "eval", set, "--model", trees.to_str().unwrap()]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stdout(&out).contains("(docview-classifier-trees v1)"),
@@ -1459,18 +1452,18 @@ fn classify_eval_cross_validates_and_explains_bad_requests() {
     for flags in [&["--compare-raw"][..], &["--raw"][..]] {
         let mut args = vec!["classify", "eval", set, "--folds", "2"];
         args.extend_from_slice(flags);
-        let out = run(&args);
+        let out = docview(&args);
         assert!(!out.status.success());
         assert!(stderr(&out).contains("--method knn"), "{}", stderr(&out));
     }
 
-    let neither = run(&["classify", "eval", set]);
+    let neither = docview(&["classify", "eval", set]);
     assert!(!neither.status.success());
     assert!(stderr(&neither).contains("--model"), "{}", stderr(&neither));
 
     let dir = tempfile::tempdir().unwrap();
     let model = dir.path().join("m.json");
-    let missing = run(&[
+    let missing = docview(&[
         "classify",
         "train",
         set,
@@ -1655,7 +1648,7 @@ fn extract_with_metadata_writes_yaml_front_matter() {
         "{text}"
     );
     assert!(!extract(&[page, "--format", "markdown"]).starts_with("---"));
-    let out = run(&["extract", page, "--format", "jsonl", "--with-metadata"]);
+    let out = docview(&["extract", page, "--format", "jsonl", "--with-metadata"]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("`metadata`"), "{}", stderr(&out));
     // The jsonl line's title loses the site's name too, and says where it came from.
@@ -1720,7 +1713,7 @@ fn extract_favor_moves_the_bars() {
     for para in precision.split("\n\n").filter(|p| !p.trim().is_empty()) {
         assert!(recall.contains(para.trim()), "{para:?} missing from recall");
     }
-    let out = run(&["extract", page, "--favor", "exact"]);
+    let out = docview(&["extract", page, "--favor", "exact"]);
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("precision, balanced, recall"), "{err}");
@@ -1740,7 +1733,7 @@ fn extract_streams_a_warc_a_folder_and_json_lines_to_one_line_per_page() {
     let warc = Path::new(SAMPLES).join("warc/corpus-samples.warc.gz");
     let warc = warc.to_str().unwrap();
     // A WARC: one line per page, in the WARC's order, with the record's identity.
-    let out = run(&["extract", warc, "--format", "jsonl", "--threads", "1"]);
+    let out = docview(&["extract", warc, "--format", "jsonl", "--threads", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let one_thread = stdout(&out);
     let lines = json_lines(&one_thread);
@@ -1772,7 +1765,7 @@ fn extract_streams_a_warc_a_folder_and_json_lines_to_one_line_per_page() {
     assert_eq!(first["page_type"], "topic");
     assert_eq!(first["language"], "en");
     // The same lines in the same order on four threads.
-    let out = run(&[
+    let out = docview(&[
         "extract",
         warc,
         "--format",
@@ -1786,7 +1779,7 @@ fn extract_streams_a_warc_a_folder_and_json_lines_to_one_line_per_page() {
     // Markdown instead of text, and an output file written whole.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("pages.jsonl");
-    let out = run(&[
+    let out = docview(&[
         "extract",
         warc,
         "--format",
@@ -1813,7 +1806,7 @@ fn extract_streams_a_warc_a_folder_and_json_lines_to_one_line_per_page() {
         let link = dir.path().join("link.jsonl");
         std::os::unix::fs::symlink(&file, &link).unwrap();
         let link_arg = link.to_str().unwrap();
-        let out = run(&[
+        let out = docview(&[
             "extract", warc, "--format", "jsonl", "--quiet", "--out", link_arg,
         ]);
         assert!(out.status.success(), "{}", stderr(&out));
@@ -1827,7 +1820,7 @@ fn extract_streams_a_warc_a_folder_and_json_lines_to_one_line_per_page() {
             json_lines(&std::fs::read_to_string(&file).unwrap()).len(),
             35
         );
-        let out = run(&[
+        let out = docview(&[
             "extract",
             warc,
             "--format",
@@ -1841,7 +1834,7 @@ fn extract_streams_a_warc_a_folder_and_json_lines_to_one_line_per_page() {
         assert!(null.file_type().is_char_device());
     }
     // --markdown alone is refused: it belongs to --format jsonl.
-    let out = run(&["extract", warc, "--markdown"]);
+    let out = docview(&["extract", warc, "--markdown"]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--format jsonl"), "{}", stderr(&out));
 
@@ -1966,7 +1959,7 @@ fn extract_lines_classify_pages_as_ingest_records_do() {
     let warc = warc.to_str().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let o = run(&["ingest", warc, "--out", out.to_str().unwrap(), "--quiet"]);
+    let o = docview(&["ingest", warc, "--out", out.to_str().unwrap(), "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let records = json_lines(&std::fs::read_to_string(out.join("docviews.jsonl")).unwrap());
     let lines = json_lines(&extract(&[
@@ -2008,7 +2001,7 @@ fn extract_lines_classify_pages_as_ingest_records_do() {
         assert_eq!((&b["text"], &b["metadata"]), (&l["text"], &l["metadata"]));
     }
     // --classify belongs to --format jsonl.
-    let o = run(&["extract", warc, "--classify"]);
+    let o = docview(&["extract", warc, "--classify"]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("--format jsonl"), "{}", stderr(&o));
 }
@@ -2425,7 +2418,7 @@ fn comments_come_as_their_own_field() {
     // Not asked for, not there.
     let plain = json_lines(&extract(&[sites, "--format", "jsonl"]));
     assert!(plain.iter().all(|l| l.get("comments").is_none()));
-    let out = run(&["extract", sites, "--format", "text", "--comments"]);
+    let out = docview(&["extract", sites, "--format", "text", "--comments"]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--comments"), "{}", stderr(&out));
 }
@@ -2509,7 +2502,7 @@ fn no_tables_links_or_images_leave_them_out() {
     let line = &json_lines(&extract(&[page, "--format", "jsonl", "--no-tables"]))[0];
     assert!(!line["text"].as_str().unwrap().contains("Apple"), "{line}");
     // The json report and the topic content page keep the page as the cleaner saw it.
-    let out = run(&["extract", page, "--format", "json", "--no-links"]);
+    let out = docview(&["extract", page, "--format", "json", "--no-links"]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("--no-links"), "{}", stderr(&out));
 }

@@ -2,7 +2,7 @@
 //! corpora, an ingest of the bundled sample WARC, and the one check of an ingest's records
 //! against the DocView schema, which every test that writes `docviews.jsonl` (an ingest, the
 //! stages) runs on what it wrote ([`check_records`], [`ingest_checked`]), and Ctrl-C sent to a
-//! running command ([`ctrl_c`]).
+//! running command ([`ctrl_c`]); running the binary ([`docview`], [`docview_ok`]).
 
 use std::path::{Path, PathBuf};
 
@@ -18,6 +18,26 @@ pub const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 pub const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples");
 /// The labelled real pages beside the repository (tests that read them skip when absent).
 pub const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/corpus");
+
+/// `docview ARGS`: its output, whatever its exit status.
+pub fn docview(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(DOCVIEW)
+        .args(args)
+        .output()
+        .expect("run docview")
+}
+
+/// `docview ARGS`, which must succeed (else the test fails naming the arguments and what the
+/// command printed on standard error): its standard output.
+pub fn docview_ok(args: &[&str]) -> String {
+    let out = docview(args);
+    assert!(
+        out.status.success(),
+        "docview {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("docview's standard output is UTF-8")
+}
 
 /// Sends SIGINT (what Ctrl-C sends) to `child`, as a terminal would (with `kill`).
 pub fn ctrl_c(child: &std::process::Child) {

@@ -2,11 +2,13 @@
 //! WARC and the sample folders, replica removal, DocView records against the JSON schema, the
 //! three indexes, and an ingest killed with SIGKILL then resumed.
 
-use crate::common::{DOCVIEW, ROOT, SAMPLES, check_records, ingest_checked, record_schema};
+use crate::common::{
+    DOCVIEW, ROOT, SAMPLES, check_records, docview, docview_ok, ingest_checked, record_schema,
+};
 use docview::clean::CleanerKind;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use docview::extract::NotAPage;
 use docview::index::{IndexKind, index_stats, search};
@@ -540,13 +542,6 @@ fn a_folder_and_the_warc_classify_pages_that_declare_their_address_alike() {
         "{} of 35 differ: {differ:?}",
         differ.len()
     );
-}
-
-fn docview(args: &[&str]) -> Output {
-    Command::new(DOCVIEW)
-        .args(args)
-        .output()
-        .expect("run docview")
 }
 
 #[test]
@@ -1345,7 +1340,7 @@ fn the_classifiers_fill_every_subject_and_genre() {
 
     let genre_model = dir.path().join("samples-classifier.json");
     let set = Path::new(SAMPLES).join("labelled");
-    let out = docview(&[
+    docview_ok(&[
         "classify",
         "train",
         set.to_str().unwrap(),
@@ -1356,14 +1351,9 @@ fn the_classifiers_fill_every_subject_and_genre() {
         "--k",
         "3",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let subject_model = dir.path().join("subjects.json.gz");
     let text = Path::new(ROOT).join("models/subjects/sib200.jsonl");
-    let out = docview(&[
+    docview_ok(&[
         "classify",
         "train",
         "--scheme",
@@ -1373,11 +1363,6 @@ fn the_classifiers_fill_every_subject_and_genre() {
         "--out",
         subject_model.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let own = run(
         "own",
         ClassifierChoice::File(genre_model.clone()),
@@ -1395,7 +1380,7 @@ fn the_classifiers_fill_every_subject_and_genre() {
     }
     // The command line tells the two models apart by their files, in either order.
     let cli_out = dir.path().join("cli");
-    let out = docview(&[
+    docview_ok(&[
         "ingest",
         samples_warc().to_str().unwrap(),
         "--out",
@@ -1405,11 +1390,6 @@ fn the_classifiers_fill_every_subject_and_genre() {
         "--classifier",
         genre_model.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let cli = records(&cli_out);
     for (a, b) in cli.iter().zip(&own) {
         assert_eq!(a.docview.subject, b.docview.subject);

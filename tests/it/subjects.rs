@@ -6,29 +6,11 @@
 //! reading them.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-use crate::common::{CORPUS, DOCVIEW, ROOT, SAMPLES};
+use crate::common::{CORPUS, ROOT, SAMPLES, docview, docview_ok};
 use docview::classifier::{SubjectClassifier, SubjectOf};
 use docview::eval::load_set;
 use docview::subjects::{read_page_subjects, subject_pages};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(DOCVIEW)
-        .args(args)
-        .output()
-        .expect("run docview")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "docview {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 fn repo(path: &str) -> String {
     Path::new(ROOT).join(path).display().to_string()
@@ -41,7 +23,7 @@ fn repo(path: &str) -> String {
 fn a_model_of_labelled_text_classifies_the_samples_pages() {
     let dir = tempfile::tempdir().unwrap();
     let model_path = dir.path().join("subjects.json.gz");
-    let said = ok(&[
+    let said = docview_ok(&[
         "classify",
         "train",
         "--scheme",
@@ -97,7 +79,7 @@ fn a_model_of_labelled_text_classifies_the_samples_pages() {
 #[test]
 fn subjects_are_cross_validated_on_topic_content_and_raw_pages() {
     let labelled = Path::new(SAMPLES).join("labelled");
-    let out = ok(&[
+    let out = docview_ok(&[
         "classify",
         "eval",
         "--scheme",
@@ -134,7 +116,7 @@ fn subject_flags_and_files_are_checked() {
     let out_path = dir.path().join("m.json");
     let out = out_path.to_str().unwrap();
     let refused = |args: &[&str], wanted: &str| {
-        let o = run(args);
+        let o = docview(args);
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
         assert!(!o.status.success(), "{args:?} succeeded");
         assert!(err.contains(wanted), "{args:?}: {wanted:?} not in {err}");
@@ -239,7 +221,7 @@ fn subjects_cross_validated_on_the_corpus_keep_their_macro_f1() {
     ];
     args.extend(sets);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = ok(&args);
+    let out = docview_ok(&args);
     let line = out
         .lines()
         .find(|l| l.starts_with("macro F1 over the 9 subjects of at least 20 pages: "))
