@@ -174,6 +174,12 @@ impl SubjectRef<'_> {
     }
 }
 
+/// The DocView's classification code (§2) of a page whose subject is `subject`: the subject's
+/// code, empty when the page has none or no subject model classified it.
+pub fn classification_code(subject: Option<&SubjectRecord>) -> String {
+    subject.and_then(|s| s.code.clone()).unwrap_or_default()
+}
+
 /// The name records give a subject model whose file (or embedded bytes) has MD5 `digest`.
 pub fn subject_model_name(model: &SubjectClassifier, digest: &str) -> String {
     format!("{} {digest}", model.format_version())
@@ -406,10 +412,7 @@ pub fn integrate(url: &PageUrl<'_>, page: &TopicPage, cx: Context<'_>) -> Integr
         docview: DocView {
             identifier: url.as_str().to_string(),
             page_type,
-            classification_code: subject
-                .as_ref()
-                .and_then(|s| s.code.clone())
-                .unwrap_or_default(),
+            classification_code: classification_code(subject.as_ref()),
             subject,
             genre,
             title,

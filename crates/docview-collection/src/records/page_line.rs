@@ -10,7 +10,7 @@ use docview_input::{JsonFields, RawPage};
 use serde::Serialize;
 
 use crate::extract::{Extraction, Keep, Metadata};
-use crate::integrate::{Classification, ClassifierRef, SubjectRecord};
+use crate::integrate::{Classification, ClassifierRef, SubjectRecord, classification_code};
 use crate::page::PageType;
 use crate::text::{Analyzer, Language};
 use crate::topic::TopicPage;
@@ -131,12 +131,9 @@ impl<'a> PageLine<'a> {
             text: (content == LineContent::Text).then(|| page.text_keeping(keep)),
             markdown: (content == LineContent::Markdown).then(|| page.markdown_keeping(keep)),
             page_type,
-            classification_code: genre.as_ref().map(|_| {
-                subject
-                    .as_ref()
-                    .and_then(|s| s.code.clone())
-                    .unwrap_or_default()
-            }),
+            classification_code: genre
+                .as_ref()
+                .map(|_| classification_code(subject.as_ref())),
             subject,
             genre,
             language: page.language(),
