@@ -1,7 +1,7 @@
 //! End-to-end tests of the `docview` binary on `corpus-samples/`: `extract` in its three formats,
 //! standard input, several pages, errors, `eval` on the labelled samples, and `--help`.
 
-use crate::common::{CORPUS, DOCVIEW, SAMPLES, check_records, docview};
+use crate::common::{CORPUS, DOCVIEW, SAMPLES, check_records, docview, docview_ok};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -38,13 +38,7 @@ fn stderr(out: &Output) -> String {
 fn extract(args: &[&str]) -> String {
     let mut all = vec!["extract"];
     all.extend_from_slice(args);
-    let out = docview(&all);
-    assert!(
-        out.status.success(),
-        "docview {all:?} failed: {}",
-        stderr(&out)
-    );
-    stdout(&out)
+    docview_ok(&all)
 }
 
 /// The ground truth of labelled page `id` (e.g. "0022").

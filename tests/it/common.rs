@@ -2,7 +2,8 @@
 //! corpora, an ingest of the bundled sample WARC, and the one check of an ingest's records
 //! against the DocView schema, which every test that writes `docviews.jsonl` (an ingest, the
 //! stages) runs on what it wrote ([`check_records`], [`ingest_checked`]), and Ctrl-C sent to a
-//! running command ([`ctrl_c`]); running the binary ([`docview`], [`docview_ok`]).
+//! running command ([`ctrl_c`]); running the binary ([`docview`], [`docview_succeeds`],
+//! [`docview_ok`]).
 
 use std::path::{Path, PathBuf};
 
@@ -28,15 +29,20 @@ pub fn docview(args: &[&str]) -> std::process::Output {
 }
 
 /// `docview ARGS`, which must succeed (else the test fails naming the arguments and what the
-/// command printed on standard error): its standard output.
-pub fn docview_ok(args: &[&str]) -> String {
+/// command printed on standard error): its output.
+pub fn docview_succeeds(args: &[&str]) -> std::process::Output {
     let out = docview(args);
     assert!(
         out.status.success(),
         "docview {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout).expect("docview's standard output is UTF-8")
+    out
+}
+
+/// `docview ARGS`, which must succeed ([`docview_succeeds`]): its standard output.
+pub fn docview_ok(args: &[&str]) -> String {
+    String::from_utf8(docview_succeeds(args).stdout).expect("docview's standard output is UTF-8")
 }
 
 /// Sends SIGINT (what Ctrl-C sends) to `child`, as a terminal would (with `kill`).

@@ -1,7 +1,7 @@
 //! End-to-end tests of `docview compare` and `docview query --explain` on the bundled samples:
 //! the sample WARC ingested, then compared with the labelled set written for it.
 
-use crate::common::{DOCVIEW, SAMPLES, ingested};
+use crate::common::{DOCVIEW, SAMPLES, docview_succeeds, ingested};
 use std::path::Path;
 use std::process::Command;
 
@@ -571,35 +571,24 @@ fn export_writes_pyserinis_json_collection() {
 fn an_export_read_back_as_text_keeps_its_records_text() {
     let dir = tempfile::tempdir().unwrap();
     let ingest = ingested(dir.path());
-    let run = |args: &[&std::ffi::OsStr]| {
-        let out = Command::new(DOCVIEW).args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
     let (export, again, export_again) = (
         dir.path().join("collection.jsonl"),
         dir.path().join("again"),
         dir.path().join("again.jsonl"),
     );
-    run(&[
-        "export".as_ref(),
-        ingest.as_os_str(),
-        "--out".as_ref(),
-        export.as_os_str(),
-    ]);
-    run(&[
-        "ingest".as_ref(),
-        "-q".as_ref(),
-        "--url-field".as_ref(),
-        "id".as_ref(),
-        "--text-field".as_ref(),
-        "contents".as_ref(),
-        "--out".as_ref(),
-        again.as_os_str(),
-        export.as_os_str(),
+    let path = |p: &Path| p.to_str().expect("a UTF-8 temporary path").to_string();
+    let (ingest_s, export_s, again_s) = (path(&ingest), path(&export), path(&again));
+    docview_succeeds(&["export", &ingest_s, "--out", &export_s]);
+    docview_succeeds(&[
+        "ingest",
+        "-q",
+        "--url-field",
+        "id",
+        "--text-field",
+        "contents",
+        "--out",
+        &again_s,
+        &export_s,
     ]);
     crate::common::check_records(&again);
     let records = |out: &Path| -> Vec<serde_json::Value> {
@@ -628,12 +617,7 @@ fn an_export_read_back_as_text_keeps_its_records_text() {
     // The full text of a text page is its text: the full-text and topic indexes hold the same.
     let stats = docview::index::index_stats(&again).unwrap();
     assert_eq!(stats[0].terms, stats[1].terms);
-    run(&[
-        "export".as_ref(),
-        again.as_os_str(),
-        "--out".as_ref(),
-        export_again.as_os_str(),
-    ]);
+    docview_succeeds(&["export", &again_s, "--out", &path(&export_again)]);
     assert!(std::fs::read(&export).unwrap() == std::fs::read(&export_again).unwrap());
     // Two shards of the stages give the one process's output.
     let mut options = docview::pipeline::IngestOptions::new(vec![export.clone()], again.clone());

@@ -2,30 +2,16 @@
 //! (`corpus-samples/labelled`, 35 pages): the benchmark's layout, byte-identical rebuilds for a
 //! seed, other pairings for another seed, and the experiment's report in text and JSON.
 
-use crate::common::DOCVIEW;
+use crate::common::{docview, docview_ok};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
 const LABELLED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/corpus-samples/labelled");
 
-fn run(args: &[&str]) -> Output {
-    let out = Command::new(DOCVIEW)
-        .args(args)
-        .output()
-        .expect("run docview");
-    assert!(
-        out.status.success(),
-        "docview {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
 fn build(out: &Path, seed: &str) -> String {
-    let out = run(&[
+    docview_ok(&[
         "replicas",
         "build",
         LABELLED,
@@ -33,8 +19,7 @@ fn build(out: &Path, seed: &str) -> String {
         out.to_str().unwrap(),
         "--seed",
         seed,
-    ]);
-    String::from_utf8(out.stdout).unwrap()
+    ])
 }
 
 /// Every file under `dir`, relative path and bytes, sorted.
@@ -107,8 +92,7 @@ fn eval_reports_three_views_over_the_whole_grid() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("bench");
     build(&dir, "1");
-    let out = run(&["replicas", "eval", dir.to_str().unwrap(), "--threads", "2"]);
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = docview_ok(&["replicas", "eval", dir.to_str().unwrap(), "--threads", "2"]);
     for needle in [
         "raw page (all visible text)",
         "topic content (cleaned first)",
@@ -158,35 +142,34 @@ fn eval_reports_three_views_over_the_whole_grid() {
         assert_eq!(intervals[99], 10);
     }
     // The same benchmark evaluated again gives the same figures.
-    let again = run(&["replicas", "eval", dir.to_str().unwrap(), "--threads", "1"]);
+    let again = docview_ok(&["replicas", "eval", dir.to_str().unwrap(), "--threads", "1"]);
     let strip = |t: &str| {
         t.lines()
             .filter(|l| !l.starts_with("cleaning "))
             .collect::<Vec<_>>()
             .join("\n")
     };
-    assert_eq!(
-        strip(&text),
-        strip(&String::from_utf8(again.stdout).unwrap())
-    );
+    assert_eq!(strip(&text), strip(&again));
 }
 
 #[test]
 fn build_refuses_a_full_folder_and_help_names_every_flag() {
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("x"), "x").unwrap();
-    let out = Command::new(DOCVIEW)
-        .args(["replicas", "build", LABELLED, "--out"])
-        .arg(tmp.path())
-        .output()
-        .unwrap();
+    let out = docview(&[
+        "replicas",
+        "build",
+        LABELLED,
+        "--out",
+        tmp.path().to_str().unwrap(),
+    ]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not empty"));
-    let help = String::from_utf8(run(&["replicas", "build", "--help"]).stdout).unwrap();
+    let help = docview_ok(&["replicas", "build", "--help"]);
     for flag in ["--out", "--seed", "--min-coverage", "--threads"] {
         assert!(help.contains(flag), "{flag} missing in\n{help}");
     }
-    let help = String::from_utf8(run(&["replicas", "eval", "--help"]).stdout).unwrap();
+    let help = docview_ok(&["replicas", "eval", "--help"]);
     for flag in ["--cleaner", "--threads", "--report"] {
         assert!(help.contains(flag), "{flag} missing in\n{help}");
     }

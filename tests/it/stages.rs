@@ -7,7 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::{CORPUS, DOCVIEW, SAMPLES, check_records, ingest_checked};
+use crate::common::{
+    CORPUS, DOCVIEW, SAMPLES, check_records, docview, docview_succeeds, ingest_checked,
+};
 use docview::index::{IndexKind, index_stats, search};
 use docview::lock::{FolderLock, LockMode};
 use docview::pipeline::stages::{
@@ -658,31 +660,22 @@ fn the_local_pool_runs_the_stages_as_processes() {
         dir.path().join("work"),
     );
     let inputs: Vec<String> = samples().iter().map(|p| p.display().to_string()).collect();
-    let run = |args: &[&str]| {
-        let out = Command::new(DOCVIEW).args(args).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out
-    };
     let mut ingest_args = vec!["ingest", "-q", "--threads", "1", "--out"];
     let one_s = one.display().to_string();
     ingest_args.push(&one_s);
     ingest_args.extend(inputs.iter().map(String::as_str));
-    run(&ingest_args);
+    docview_succeeds(&ingest_args);
     let (many_s, work_s) = (many.display().to_string(), work.display().to_string());
     let mut plan_args = vec!["stages", "plan", "--shards", "3", "--threads", "1"];
     plan_args.extend(["--work", &work_s, "--out", &many_s]);
     plan_args.extend(inputs.iter().map(String::as_str));
-    run(&plan_args);
-    let out = run(&["stages", "pool", "--work", &work_s, "--workers", "2"]);
+    docview_succeeds(&plan_args);
+    let out = docview_succeeds(&["stages", "pool", "--work", &work_s, "--workers", "2"]);
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("finalise 2: done"), "{said}");
     assert_same(&one, &many);
     // A second pool run finds every task done.
-    let again = run(&["stages", "pool", "--work", &work_s]);
+    let again = docview_succeeds(&["stages", "pool", "--work", &work_s]);
     let said = String::from_utf8_lossy(&again.stderr);
     assert!(!said.contains(": done"), "{said}");
     assert!(said.contains("merge 0: already done"), "{said}");
@@ -701,20 +694,20 @@ fn a_pool_whose_inputs_hold_no_page_fails_naming_them() {
         out.to_str().unwrap(),
         work.to_str().unwrap(),
     );
-    let plan = Command::new(DOCVIEW)
-        .args(["stages", "plan", "--shards", "2", "--threads", "1"])
-        .args(["--work", work, "--out", out, lines])
-        .output()
-        .unwrap();
-    assert!(
-        plan.status.success(),
-        "{}",
-        String::from_utf8_lossy(&plan.stderr)
-    );
-    let pool = Command::new(DOCVIEW)
-        .args(["stages", "pool", "-q", "--work", work])
-        .output()
-        .unwrap();
+    docview_succeeds(&[
+        "stages",
+        "plan",
+        "--shards",
+        "2",
+        "--threads",
+        "1",
+        "--work",
+        work,
+        "--out",
+        out,
+        lines,
+    ]);
+    let pool = docview(&["stages", "pool", "-q", "--work", work]);
     let said = String::from_utf8_lossy(&pool.stderr);
     assert_eq!(pool.status.code(), Some(1), "{said}");
     assert!(said.contains("no page was read"), "{said}");
